@@ -1,0 +1,1 @@
+"""Baseline agents behind one small protocol (imports mk_env only)."""

@@ -1,0 +1,17 @@
+"""The rules engine of *In the Hall of the Mountain King*: pure Python + numpy, no RL imports.
+
+>>> from mk_env.rules import Game
+>>> state = Game(num_players=2).new_initial_state(seed=1)
+"""
+
+from .content import CLANS, MINERALS, RESOURCES, TOKEN_KINDS, ContentPack
+from .game import ConfigError, Game, StateError
+from .pack_loader import PackError, load_pack
+from .scoring import CATEGORIES
+from .state import GameState
+from .turn import PHASE_NAMES, IllegalActionError
+
+__all__ = [
+    "CATEGORIES", "CLANS", "MINERALS", "PHASE_NAMES", "RESOURCES", "TOKEN_KINDS", "ConfigError",
+    "ContentPack", "Game", "GameState", "IllegalActionError", "PackError", "StateError", "load_pack",
+]

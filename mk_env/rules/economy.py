@@ -1,0 +1,160 @@
+"""Resources: what a player owns, how a payment is taken, gains from the supply, troll activation.
+
+Ownership (rulebook, *Spending resources*): everything in your storage and everything your trolls hold.
+
+**Default payment order** (the rulebook advises spending what trolls hold first, "this frees up the
+trolls to generate their resources again"): tokens are taken from trolls before storage, trolls in
+slot order from the bottom row up (the bottom row is activated by the most cascades, so freeing it
+regenerates the most), and among carts, clan carts before wild ones (a statue move of clan X takes an
+X cart first; wild carts are the more flexible). Storage carts are always wild.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .actions import N_SMOOT, SMOOT_CONE
+from .content import CART, CLAN_CART0, N_RESOURCES, N_TOKEN_KINDS, TOKEN_KINDS
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+#: token kinds to take, in order, when paying a resource (carts: clan carts first, then wild)
+_PAY_KINDS = [[r] for r in range(N_RESOURCES)]
+_PAY_KINDS[CART] = [CLAN_CART0, CLAN_CART0 + 1, CLAN_CART0 + 2, CART]
+
+
+def owned(state: GameState, p: int) -> np.ndarray:
+    """Resource counts (length 7) player ``p`` may spend: their storage plus their trolls' tokens."""
+    held = state.tokens[p].sum(axis=0)
+    out = state.storage[state.game.storage_of[p]].astype(np.int32)
+    out[: N_RESOURCES] += held[:N_RESOURCES]
+    out[CART] += held[CLAN_CART0:].sum()
+    return out
+
+
+def wild_carts(state: GameState, p: int) -> int:
+    """Wild carts ``p`` owns (storage carts and wild carts on trolls)."""
+    return int(state.storage[state.game.storage_of[p], CART] + state.tokens[p, :, CART].sum())
+
+
+def carts_for_clan(state: GameState, p: int, clan: int) -> int:
+    """Carts ``p`` may spend to move a statue of ``clan``: that clan's carts and wild ones."""
+    return wild_carts(state, p) + int(state.tokens[p, :, CLAN_CART0 + clan].sum())
+
+
+def pay(state: GameState, p: int, resource: int, n: int, *, kinds: list[int] | None = None,
+        to_supply: bool = True) -> None:
+    """Spend ``n`` of ``resource`` in the default payment order. Caller checked affordability.
+
+    ``kinds`` overrides which troll token kinds may pay (e.g. a clan's carts then wild carts).
+    Spent tokens return to the supply unless ``to_supply`` is False (a bribe or a rune on a spell).
+    """
+    if n <= 0:
+        return
+    if to_supply:
+        state.supply[resource] += n
+    tokens = state.tokens[p]
+    for kind in kinds if kinds is not None else _PAY_KINDS[resource]:
+        for slot in range(N_SMOOT):
+            have = tokens[slot, kind]
+            if have:
+                take = min(int(have), n)
+                tokens[slot, kind] -= take
+                n -= take
+                if n == 0:
+                    return
+    s = state.game.storage_of[p]
+    if state.storage[s, resource] < n:
+        raise AssertionError(f"payment of {resource} exceeds what player {p} owns")
+    state.storage[s, resource] -= n
+
+
+def pay_vector(state: GameState, p: int, counts, *, wild_carts_only: bool = False) -> None:
+    """Spend a count vector of resources (trades, workshops)."""
+    for r in range(N_RESOURCES):
+        n = int(counts[r])
+        if n:
+            kinds = [CART] if (r == CART and wild_carts_only) else None
+            pay(state, p, r, n, kinds=kinds)
+
+
+def gain(state: GameState, p: int, resource: int, n: int) -> int:
+    """Take up to ``n`` of ``resource`` from the supply into p's storage; returns how many came.
+
+    Resources are limited to the component counts: when the supply runs dry you gain what is left.
+    """
+    n = min(n, int(state.supply[resource]))
+    if n > 0:
+        state.supply[resource] -= n
+        state.storage[state.game.storage_of[p], resource] += n
+    return max(n, 0)
+
+
+def gain_vector(state: GameState, p: int, counts) -> None:
+    for r in range(N_RESOURCES):
+        if counts[r]:
+            gain(state, p, r, int(counts[r]))
+
+
+def activate(state: GameState, p: int, slot: int) -> None:
+    """Activate one troll: it gains each resource shown on its card that it is not already holding
+    (a symbol that already holds a token gains nothing). Clan cart symbols gain clan carts."""
+    card = state.smoot[p, slot]
+    if card < 0:
+        return
+    symbols = state.game.card_symbols[card]
+    held = state.tokens[p, slot]
+    for kind in range(N_TOKEN_KINDS):
+        missing = int(symbols[kind]) - int(held[kind])
+        if missing > 0:
+            res = CART if kind >= CLAN_CART0 else kind
+            got = min(missing, int(state.supply[res]))
+            if got > 0:
+                state.supply[res] -= got
+                held[kind] += got
+
+
+def cascade(state: GameState, p: int, slot: int) -> None:
+    """Activate the troll in ``slot`` and every troll beneath it, down the pyramid."""
+    for s in SMOOT_CONE[slot]:
+        activate(state, p, s)
+
+
+def empty_trolls_into_storage(state: GameState, p: int) -> None:
+    """Move every token from p's trolls into storage (clan carts become wild), for final scoring."""
+    held = state.tokens[p].sum(axis=0)
+    s = state.game.storage_of[p]
+    state.storage[s, :N_RESOURCES] += held[:N_RESOURCES]
+    state.storage[s, CART] += held[CLAN_CART0:].sum()
+    state.tokens[p] = 0
+
+
+def best_leftover_sets(counts, set_size: int = 3, rate: int = 4) -> int:
+    """Most sets of ``set_size`` identical resources after any number of ``rate``:1 trades.
+
+    Exact: breaking a complete set never helps (it frees ``set_size`` tokens, fewer than the ``rate``
+    that a new token costs, and loses a set), so only the remainders are traded. Choose which kinds to
+    complete (each needs ``set_size - r`` bought tokens and absorbs its ``r`` remainder), then buy whole
+    new sets with what spare tokens remain.
+    """
+    counts = [int(c) for c in counts]
+    base = sum(c // set_size for c in counts)
+    rems = [c % set_size for c in counts if c % set_size]
+    waste = sum(rems)
+    best = base
+    for mask in range(1 << len(rems)):
+        chosen = [rems[i] for i in range(len(rems)) if mask >> i & 1]
+        deficit = sum(set_size - r for r in chosen)
+        spare = waste - sum(chosen)
+        if spare < rate * deficit:
+            continue
+        extra = (spare - rate * deficit) // (rate * set_size)
+        best = max(best, base + len(chosen) + extra)
+    return best
+
+
+def token_name(kind: int) -> str:
+    return TOKEN_KINDS[kind]

@@ -1,0 +1,201 @@
+"""The game: its options, its content and the precomputed tables every state shares.
+
+>>> game = Game(num_players=3)
+>>> state = game.new_initial_state(seed=7)
+>>> while not state.is_terminal():
+...     state.apply(int(state.legal_actions()[0]))
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import scoring, turn
+from .actions import ActionLayout
+from .content import N_TOKEN_KINDS, TOKEN_KINDS, ContentPack
+from .geometry import BoardGeometry
+from .pack_loader import load_pack
+from .state import ARRAY_FIELDS, FORMAT_VERSION, SCALAR_FIELDS, GameState
+
+PLAYER_COUNTS = (2, 3, 4, 5)
+WORKSHOP_SELECTIONS = ("random", "no_duplicates")
+
+
+class ConfigError(ValueError):
+    """A bad game option: names the option, the value given and what is allowed."""
+
+
+class StateError(ValueError):
+    """A saved state that cannot be loaded: corrupt, truncated, or from another pack or format."""
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """Options of one game (see the rulebook's setup; each is validated in :class:`Game`)."""
+
+    num_players: int = 4
+    board_side: str | None = None  # None: by player count (2 players: winter)
+    workshops: str | tuple[str, ...] = "random"  # "random", "no_duplicates" or the chosen names
+    team_mode: bool = False
+    pack: str | None = None  # path of a data pack; None = the default pack
+
+
+_TABLES: dict[tuple[int, str], tuple[ContentPack, BoardGeometry, ActionLayout]] = {}
+
+
+def _tables(pack: ContentPack, side: str) -> tuple[BoardGeometry, ActionLayout]:
+    """Geometry and action layout of a pack's board side, built once per loaded pack."""
+    key = (id(pack), side)
+    hit = _TABLES.get(key)
+    if hit is None or hit[0] is not pack:
+        geo = BoardGeometry(pack.boards[side], pack.tunnels, pack.great_halls)
+        hit = _TABLES[key] = (pack, geo, ActionLayout(pack, geo))
+    return hit[1], hit[2]
+
+
+class Game:
+    """Options + content + precomputed geometry and action layout. Cheap to create after the first
+    time for a given pack and board side (the tables are cached)."""
+
+    rules = turn
+    scoring = scoring
+
+    def __init__(self, num_players: int = 4, *, board_side: str | None = None,
+                 workshops: str | list[str] | tuple[str, ...] = "random", team_mode: bool = False,
+                 pack: str | ContentPack | None = None):
+        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) \
+                or num_players not in PLAYER_COUNTS:
+            raise ConfigError(f"num_players={num_players!r} is not allowed; the game is for "
+                              f"{', '.join(map(str, PLAYER_COUNTS))} players")
+        self.num_players = n = int(num_players)
+        self.pack = pack if isinstance(pack, ContentPack) else load_pack(pack)
+        self.pack_path = None if isinstance(pack, ContentPack) else pack
+        self.board_side = self._choose_side(board_side)
+        self.team_mode = bool(team_mode)
+        if self.team_mode and n != 4:
+            raise ConfigError(f"team_mode=True needs exactly 4 players, got num_players={n}")
+        self.workshop_selection = self._check_workshops(workshops)
+        self.geo, self.layout = _tables(self.pack, self.board_side)
+        # cards: starters first, then the horde
+        self.cards = self.pack.starter_trolls + self.pack.horde_trolls
+        self.n_starters = len(self.pack.starter_trolls)
+        self.card_level = np.array([c.level for c in self.cards], dtype=np.int8)
+        sym = np.zeros((len(self.cards), N_TOKEN_KINDS), dtype=np.int8)
+        for i, c in enumerate(self.cards):
+            for s in c.symbols:
+                sym[i, TOKEN_KINDS.index(s)] += 1
+        self.card_symbols = sym
+        self.storage_of = [0, 1, 1, 0] if self.team_mode else list(range(n))
+        self.n_storages = max(self.storage_of) + 1
+        self.teammates = [[q for q in range(n) if self.storage_of[q] == self.storage_of[p]]
+                          for p in range(n)]
+        self.spell_effects = [s.effect for s in self.pack.spells]
+        rules = self.pack.rules
+        self.trade_rate = int(rules.get("trade_rate", 4))
+        self.set_size = int(rules.get("set_size", 3))
+        self.retire_bribes = int(rules.get("retire_bribes", 4))
+        self.max_trolls = int(rules.get("max_trolls", 10))
+        self.runes_to_disintegrate = int(rules.get("runes_to_disintegrate", 3))
+
+    # -- options ------------------------------------------------------------------------------------
+    def _choose_side(self, side: str | None) -> str:
+        allowed = [name for name, b in self.pack.boards.items() if self.num_players in b.player_counts]
+        if side is None:
+            if not allowed:
+                raise ConfigError(f"no board side of pack {self.pack.pack_id} is for "
+                                  f"{self.num_players} players")
+            return "winter" if "winter" in allowed else allowed[0]
+        if side not in allowed:
+            raise ConfigError(f"board_side={side!r} is not allowed for {self.num_players} players; "
+                              f"allowed: {', '.join(allowed)}")
+        return side
+
+    def _check_workshops(self, workshops: Any) -> str | tuple[str, ...]:
+        if isinstance(workshops, str):
+            if workshops not in WORKSHOP_SELECTIONS:
+                raise ConfigError(f"workshops={workshops!r} is not allowed; use one of "
+                                  f"{', '.join(WORKSHOP_SELECTIONS)} or a list of workshop names")
+            return workshops
+        names = [w.name for w in self.pack.workshops]
+        chosen = tuple(workshops)
+        want = 2 * self.num_players + 1
+        if len(chosen) != want:
+            raise ConfigError(f"workshops: a chosen set needs {want} workshops for "
+                              f"{self.num_players} players (2 per player + 1), got {len(chosen)}")
+        for name in chosen:
+            if name not in names:
+                raise ConfigError(f"workshops: unknown workshop {name!r}; known: {', '.join(names)}")
+            limit = self.pack.workshops[names.index(name)].count
+            if chosen.count(name) > limit:
+                raise ConfigError(f"workshops: {name!r} chosen {chosen.count(name)} times; "
+                                  f"the game has {limit}")
+        return chosen
+
+    def options_dict(self) -> dict:
+        return {"num_players": self.num_players, "board_side": self.board_side,
+                "workshops": self.workshop_selection if isinstance(self.workshop_selection, str)
+                else list(self.workshop_selection), "team_mode": self.team_mode}
+
+    # -- states -------------------------------------------------------------------------------------
+    def new_initial_state(self, seed: int | np.random.Generator | None = None) -> GameState:
+        """A new game after the general setup; the first decision is the start player's gate."""
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        return turn.setup(self, rng)
+
+    def state_from_json(self, text: str | dict) -> GameState:
+        """Load a state saved by :meth:`GameState.to_json`; errors say what is wrong."""
+        try:
+            data = json.loads(text) if isinstance(text, str) else text
+        except json.JSONDecodeError as e:
+            raise StateError(f"saved state is not valid JSON (truncated or corrupt?): {e}") from None
+        if not isinstance(data, dict):
+            raise StateError("saved state must be a JSON object")
+        version = data.get("format_version")
+        if version != FORMAT_VERSION:
+            raise StateError(f"saved state has format_version {version!r}; this engine reads "
+                             f"version {FORMAT_VERSION}")
+        if data.get("pack_id") != self.pack.pack_id:
+            raise StateError(f"saved state is from data pack {data.get('pack_id')!r}, but this game "
+                             f"uses {self.pack.pack_id!r}")
+        if data.get("options") != self.options_dict():
+            raise StateError(f"saved state has options {data.get('options')!r}, but this game has "
+                             f"{self.options_dict()!r}")
+        template = self.new_initial_state(0)
+        state = GameState(self)
+        missing = [k for k in list(ARRAY_FIELDS) + list(SCALAR_FIELDS) + ["rng"] if k not in data]
+        if missing:
+            raise StateError(f"saved state is missing fields: {', '.join(missing)}")
+        for name, dtype in ARRAY_FIELDS.items():
+            try:
+                arr = np.array(data[name], dtype=dtype)
+            except (TypeError, ValueError) as e:
+                raise StateError(f"saved state field {name!r} is not a numeric array: {e}") from None
+            want = getattr(template, name).shape
+            if arr.shape != want:
+                raise StateError(f"saved state field {name!r} has shape {arr.shape}, expected {want}")
+            setattr(state, name, arr)
+        for name, default in SCALAR_FIELDS.items():
+            value = data[name]
+            if type(value) is not type(default) and not (
+                    isinstance(default, int) and isinstance(value, int)):
+                raise StateError(f"saved state field {name!r} should be {type(default).__name__}, "
+                                 f"got {type(value).__name__}")
+            setattr(state, name, value)
+        state.pending = dict(data["pending"])
+        for k, v in list(state.pending.items()):
+            if isinstance(v, list):
+                state.pending[k] = tuple(v)
+        rng_state = data["rng"]
+        try:
+            bg = np.random.PCG64()
+            bg.state = rng_state
+        except Exception as e:  # noqa: BLE001 - numpy raises several kinds here
+            raise StateError(f"saved state field 'rng' is not a PCG64 state: {e}") from None
+        state._rng_state = rng_state
+        if not 0 <= state.phase < len(turn.PHASE_NAMES) or not 0 <= state.current < self.num_players:
+            raise StateError(f"saved state has phase {state.phase} / current {state.current} out of range")
+        return state

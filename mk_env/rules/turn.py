@@ -1,0 +1,1139 @@
+"""The rules: setup, the legal decisions of each phase, and applying a decision.
+
+A turn (rulebook, *On your turn*) is a sequence of small decisions, each one phase below:
+
+* ``step1_spells_workshops``: cast one spell, activate one workshop (either order), trade, or pass to
+  step 2. Casting may open a spell's own choices (``spell_*`` phases); a workshop opens ``workshop``
+  (one use per open entrance; pass to stop).
+* ``step2_recruit_or_dig``: recruit (horde troll x trollsmoot slot) or dig (tunnel placement), or trade;
+  pass only when neither recruiting nor digging is possible. A recruit may ask for bribes paid in any
+  resources (Golden Mask) and the Level-3 pedestal choice; a dig asks for the mineral (when more than
+  one would pay), a pedestal (may decline) and a workshop for each newly touched empty site.
+* ``step3_great_hall``: dedicate one great hall, trade, or pass.
+* ``step4_move_statues``: select a statue, then its destination (one cart each), trade, or pass to end.
+
+Trades with the supply are offered in every step and in the workshop phase (the rulebook: "at any
+point on your turn"), not in the middle of a recruit, a dig or a spell's choices. A decision whose only
+legal action is *pass* is taken automatically, so agents are only asked real questions.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+
+from . import economy as eco
+from .actions import (HORDE_BENEATH, HORDE_ROW, N_HORDE, N_SMOOT, RECRUIT_SLOTS, SMOOT_SUPPORT,
+                      TROLLSMOOT_ROWS)
+from .content import (CART, CLAN_CART0, COIN, HAMMER, MINERALS, N_CLANS, N_RESOURCES, N_TIERS, RESOURCES,
+                      RUNE)
+from .state import GameState
+
+PHASE_NAMES = (
+    "setup_gate", "setup_draft", "step1_spells_workshops", "workshop", "spell_option", "spell_trollsmoot",
+    "spell_horde", "spell_pedestal", "spell_dig", "spell_statue", "step2_recruit_or_dig", "bribe",
+    "recruit_pedestal", "dig_mineral", "dig_pedestal", "dig_workshop", "step3_great_hall",
+    "step4_move_statues", "statue_destination", "game_over",
+)
+(GATE, DRAFT, STEP1, WORKSHOP, SPELL_OPTION, SPELL_SMOOT, SPELL_HORDE, SPELL_PEDESTAL, SPELL_DIG,
+ SPELL_STATUE, STEP2, BRIBE, RECRUIT_PEDESTAL, DIG_MINERAL, DIG_PEDESTAL, DIG_WORKSHOP, STEP3, STEP4,
+ STATUE_DEST, GAME_OVER) = range(len(PHASE_NAMES))
+#: phases where trading with the supply is allowed
+TRADE_PHASES = frozenset((STEP1, WORKSHOP, STEP2, STEP3, STEP4))
+#: phases where pass is allowed (STEP2 only when nothing else is possible)
+PASS_PHASES = frozenset((STEP1, WORKSHOP, STEP3, STEP4, DIG_PEDESTAL, DIG_WORKSHOP, SPELL_STATUE))
+EMPTY = np.zeros(0, dtype=np.int64)
+
+
+class IllegalActionError(ValueError):
+    """An illegal decision: says which, why, and what is allowed. The state is left unchanged."""
+
+
+# ================================================================================================
+# setup
+# ================================================================================================
+def setup(game, rng: np.random.Generator) -> GameState:
+    """The rulebook's general setup, then the first player-setup decision (gate placement)."""
+    pack, geo, n = game.pack, game.geo, game.num_players
+    st = GameState(game)
+    st._rng = rng
+    hw = geo.n_squares + 1
+    st.kind = np.zeros(hw, np.int8)
+    st.tile = np.full(hw, -1, np.int16)
+    st.region = np.full(hw, -1, np.int16)
+    st.hall_at = np.full(hw, -1, np.int8)
+    st.statue = np.full(hw, -1, np.int8)
+    st.pedestal = np.full(hw, -1, np.int8)
+    st.buried = np.full(hw, -1, np.int8)
+    st.buried[:-1] = geo.side.buried.reshape(-1)
+    st.reach = np.zeros((n, hw), bool)
+    st.gate_sq = np.full(n, -1, np.int32)
+    st.hall_altar = np.full(len(pack.great_halls), -1, np.int32)
+    st.supply = np.array([pack.supply[r] for r in RESOURCES], np.int16)
+    st.tunnel_supply = np.array([t.count for t in pack.tunnels], np.int8)
+    # statues: a random first spot and clan, then the clan cycle clockwise (setup step 8)
+    spots = geo.side.statue_spots
+    start = int(rng.integers(len(spots)))
+    cycle = rng.permutation(N_CLANS)
+    placed = [0] * N_CLANS
+    for k in range(len(spots)):
+        clan = int(cycle[k % N_CLANS])
+        if placed[clan] < pack.statues_per_clan:
+            r, c = spots[(start + k) % len(spots)]
+            st.statue[geo.sq(r, c)] = clan
+            placed[clan] += 1
+    # workshops revealed: 2 per player + 1 (setup step 6)
+    st.workshop = np.full(len(geo.site_squares), -1, np.int8)
+    st.workshop_supply = np.zeros(len(pack.workshops), np.int8)
+    want = 2 * n + 1
+    if game.workshop_selection == "random":
+        tiles = [w for w, shop in enumerate(pack.workshops) for _ in range(shop.count)]
+        chosen = [tiles[i] for i in rng.permutation(len(tiles))[:want]]
+    elif game.workshop_selection == "no_duplicates":
+        chosen = [int(w) for w in rng.permutation(len(pack.workshops))[:want]]
+    else:
+        names = [w.name for w in pack.workshops]
+        chosen = [names.index(x) for x in game.workshop_selection]
+    for w in chosen:
+        st.workshop_supply[w] += 1
+    # the horde (setup steps 3-4)
+    st.decks = []
+    for level in (1, 2, 3):
+        ids = [i for i, c in enumerate(game.cards) if c.level == level]
+        st.decks.append([ids[i] for i in rng.permutation(len(ids))])
+    st.deck_unseen = [len(d) for d in st.decks]
+    st.horde = np.full(N_HORDE, -1, np.int16)
+    st.horde_bribes = np.zeros((N_HORDE, N_RESOURCES), np.int8)
+    st.horde_pedestal = np.full(N_HORDE, -1, np.int8)
+    st.bag = np.full(N_CLANS, pack.pedestals_per_clan, np.int8)
+    for h in range(N_HORDE):
+        _refill(st, h)
+    st.coronation_left = list(pack.coronation_tokens[n])
+    st.coronation = np.zeros(n, np.int16)
+    # spellbook (step 7) and pedestal track (step 9)
+    order = [int(i) for i in rng.permutation(len(pack.spells))]
+    size = int(pack.rules.get("spellbook_size", 3))
+    st.spellbook = np.array(order[:size], np.int16)
+    st.spell_runes = np.zeros(size, np.int8)
+    st.spell_deck = order[size:]
+    st.spell_unseen = len(st.spell_deck)
+    st.track_value = np.array([pack.pedestal_tokens[i] for i in rng.permutation(len(pack.pedestal_tokens))],
+                              np.int8).reshape(N_TIERS, N_CLANS)
+    st.track_taken = np.full((N_TIERS, N_CLANS), -1, np.int8)
+    # players
+    st.storage = np.zeros((game.n_storages, N_RESOURCES), np.int16)
+    st.storage_pedestals = np.zeros((game.n_storages, N_CLANS), np.int8)
+    st.smoot = np.full((n, N_SMOOT), -1, np.int16)
+    st.tokens = np.zeros((n, N_SMOOT, len(game.card_symbols[0])), np.int8)
+    st.honour = np.zeros(n, np.int16)
+    st.pedestal_points = np.zeros(n, np.int16)
+    st.pedestal_tokens = np.zeros(n, np.int8)
+    st.draft_deck, st.draft_hand = [], []
+    for _ in range(n):
+        deck = [int(i) for i in rng.permutation(game.n_starters)]
+        st.draft_hand.append(deck[:2])
+        st.draft_deck.append(deck[2:])
+    st.draft_placed = [0] * n
+    st.phase, st.current, st.turn = GATE, 0, 0
+    st.board_version = st.next_tile = st.next_region = 0
+    st.tile_shape = []
+    st.history = []
+    st.pending = {}
+    st.final_turns_left = -1
+    _reset_turn(st)
+    return st
+
+
+def _reset_turn(st: GameState) -> None:
+    st.spell_cast = False
+    st.workshops_left = 1
+    st.used_sites = []
+    st.active_site = -1
+    st.uses_left = 0
+    st.bribe_any = False
+    st.ignore_rubble = False
+    st.free_moves = 0
+    st.pending = {}
+
+
+# ================================================================================================
+# chance: decks and the bag
+# ================================================================================================
+def _draw_troll(st: GameState, row: int) -> int:
+    """Draw for a horde row: its level's deck, else the next-higher, else the next-lower."""
+    order = list(range(row, 3)) + list(range(row - 1, -1, -1))
+    for lvl in order:
+        if st.decks[lvl]:
+            if st.deck_unseen[lvl] > 0:
+                st.deck_unseen[lvl] -= 1
+            return st.decks[lvl].pop(0)
+    return -1
+
+
+def _draw_pedestal(st: GameState) -> int:
+    total = int(st.bag.sum())
+    if total == 0:
+        return -1
+    x = int(st.rng.integers(total))
+    for clan in range(N_CLANS):
+        x -= int(st.bag[clan])
+        if x < 0:
+            st.bag[clan] -= 1
+            return clan
+    raise AssertionError("unreachable")
+
+
+def _refill(st: GameState, h: int) -> None:
+    """Fill an empty horde slot; a fresh troll in the Level-2 row gets a pedestal from the bag."""
+    st.horde[h] = _draw_troll(st, HORDE_ROW[h])
+    if HORDE_ROW[h] == 1 and st.horde[h] >= 0 and st.horde_pedestal[h] < 0:
+        st.horde_pedestal[h] = _draw_pedestal(st)
+
+
+def _draw_spell(st: GameState) -> int:
+    if not st.spell_deck:
+        return -1
+    if st.spell_unseen > 0:
+        st.spell_unseen -= 1
+    return st.spell_deck.pop(0)
+
+
+# ================================================================================================
+# networks and tunnels on the board
+# ================================================================================================
+def _recompute_networks(st: GameState) -> None:
+    """Each player's network: every tile square connected to their gate (isolated tiles belong to
+    nobody until reconnected)."""
+    nb = st.game.geo.neighbours
+    st.reach[:] = False
+    occupied = st.kind > 0
+    for p, gate in enumerate(st.gate_sq):
+        if gate < 0:
+            continue
+        seen = st.reach[p]
+        seen[gate] = True
+        todo = [int(gate)]
+        while todo:
+            s = todo.pop()
+            for t in nb[s]:
+                if occupied[t] and not seen[t]:
+                    seen[t] = True
+                    todo.append(int(t))
+    st.reach[:, -1] = False
+
+
+def own_network(st: GameState, p: int) -> np.ndarray:
+    return st.reach[p]
+
+
+def opponent_network(st: GameState, p: int) -> np.ndarray:
+    """Squares of every network not on p's team."""
+    mates = st.game.teammates[p]
+    others = [q for q in range(st.num_players) if q not in mates]
+    if not others:
+        return np.zeros(st.reach.shape[1], bool)
+    return st.reach[others].any(axis=0)
+
+
+def _dig_geometry(st: GameState, p: int) -> np.ndarray:
+    """Tunnel placements that are free, beside p's network and not beside an opponent's (cached
+    until the board changes)."""
+    key = ("dig", p)
+    hit = st._cache.get(key)
+    if hit is not None and hit[0] == st.board_version:
+        return hit[1]
+    geo = st.game.geo
+    table = geo.tunnel_placements
+    cand = geo.tunnels_beside.lookup(np.flatnonzero(st.reach[p]))
+    if len(cand):
+        free = st.kind == 0
+        ok = free[table.cells[cand]].all(axis=1)
+        cand = cand[ok]
+        opp = opponent_network(st, p)
+        cand = cand[~opp[table.nbrs[cand]].any(axis=1)]
+    st._cache[key] = (st.board_version, cand)
+    return cand
+
+
+def legal_digs(st: GameState, p: int, have: np.ndarray | None = None) -> np.ndarray:
+    """Tunnel placements p may dig now: geometry, a stack left, minerals of one kind, hammers."""
+    cand = _dig_geometry(st, p)
+    if len(cand) == 0:
+        return cand
+    table = st.game.geo.tunnel_placements
+    have = eco.owned(st, p) if have is None else have
+    ok = (table.size[cand] <= have[:3].max()) & (st.tunnel_supply[table.piece[cand]] > 0)
+    if not st.ignore_rubble:
+        ok &= table.rubble[cand] <= have[HAMMER]
+    return cand[ok]
+
+
+def legal_halls(st: GameState, p: int) -> np.ndarray:
+    """Great hall placements over tunnels of p's own network only, gap-free, hall still in supply."""
+    geo = st.game.geo
+    tunnels = (st.kind == 2) & st.reach[p]
+    sqs = np.flatnonzero(tunnels)
+    if len(sqs) == 0:
+        return EMPTY
+    cand = geo.halls_over.lookup(sqs)
+    table = geo.hall_placements
+    cand = cand[st.hall_altar[table.piece[cand]] < 0]
+    tunnels[-1] = True  # the padding of smaller halls
+    return cand[tunnels[table.cells[cand]].all(axis=1)]
+
+
+def _region_squares(st: GameState, regions) -> np.ndarray:
+    return np.flatnonzero(np.isin(st.region[:-1], list(regions)))
+
+
+def statue_destinations(st: GameState, p: int, sq: int) -> np.ndarray:
+    """Where one cart moves the statue on ``sq``: any free square of its own tunnel or of a tunnel
+    adjacent to it, within p's network (halls, protruding parts and the gate are tunnels too)."""
+    nb = st.game.geo.neighbours
+    own = st.reach[p]
+    home = int(st.region[sq])
+    mine = _region_squares(st, (home,))
+    regions = {home}
+    for s in mine:
+        for t in nb[s]:
+            if own[t] and st.region[t] >= 0:
+                regions.add(int(st.region[t]))
+    dest = _region_squares(st, regions)
+    return dest[(st.statue[dest] < 0) & own[dest]]
+
+
+def movable_statues(st: GameState, p: int, free: bool) -> list[int]:
+    """Squares of unearthed statues in p's network that can move now (a cart of their clan or a wild
+    one, unless the move is free)."""
+    squares = np.flatnonzero((st.statue[:-1] >= 0) & st.reach[p, :-1])
+    out = []
+    for sq in squares:
+        if not free and eco.carts_for_clan(st, p, int(st.statue[sq])) < 1:
+            continue
+        if len(statue_destinations(st, p, int(sq))):
+            out.append(int(sq))
+    return out
+
+
+def workshop_touch(st: GameState, p: int, site: int) -> tuple[bool, int]:
+    """(p's network touches an entrance, number of open entrances: sides touching any network)."""
+    sq = st.game.geo.site_squares[site]
+    nbrs = st.game.geo.neighbours[sq]
+    any_net = st.reach.any(axis=0)
+    return bool(st.reach[p][nbrs].any()), int(any_net[nbrs].sum())
+
+
+# ================================================================================================
+# legal decisions
+# ================================================================================================
+def legal_actions(st: GameState) -> np.ndarray:
+    hit = st._cache.get("legal")
+    if hit is not None:
+        return hit
+    out = _legal(st)
+    st._cache["legal"] = out
+    return out
+
+
+def _block(st: GameState, name: str, args) -> np.ndarray:
+    return np.asarray(args, dtype=np.int64) + st.game.layout.offset[name]
+
+
+def _legal(st: GameState) -> np.ndarray:
+    ph, p, game = st.phase, st.current, st.game
+    if ph == GAME_OVER:
+        return EMPTY
+    parts: list[np.ndarray] = []
+    if ph in PASS_PHASES:
+        parts.append(np.zeros(1, np.int64))
+    if ph == GATE:
+        parts.append(_block(st, "gate", _legal_gates(st)))
+    elif ph == DRAFT:
+        free_slots = [s for s in range(TROLLSMOOT_ROWS[0]) if st.smoot[p, s] < 0]
+        args = sorted({t * TROLLSMOOT_ROWS[0] + s for t in st.draft_hand[p] for s in free_slots})
+        parts.append(_block(st, "draft", args))
+    elif ph == STEP1:
+        have = eco.owned(st, p)
+        if not st.spell_cast and have[RUNE] >= 1:
+            parts.append(_block(st, "cast", [i for i in range(len(st.spellbook))
+                                             if st.spellbook[i] >= 0 and _castable(st, p, i)]))
+        if st.workshops_left > 0:
+            sites = [s for s in range(len(st.workshop)) if st.workshop[s] >= 0 and
+                     s not in st.used_sites and workshop_touch(st, p, s)[0]]
+            parts.append(_block(st, "activate_workshop", sites))
+    elif ph == WORKSHOP:
+        parts.append(_block(st, "workshop_use", _legal_conversions(st, p)))
+    elif ph == STEP2:
+        rec = _legal_recruits(st, p)
+        digs = legal_digs(st, p)
+        if len(rec) == 0 and len(digs) == 0:
+            parts.append(np.zeros(1, np.int64))
+        parts.append(_block(st, "recruit", rec))
+        parts.append(_block(st, "dig", digs))
+    elif ph == SPELL_DIG:
+        parts.append(_block(st, "dig", legal_digs(st, p)))
+    elif ph == STEP3:
+        parts.append(_block(st, "hall", legal_halls(st, p)))
+    elif ph in (STEP4, SPELL_STATUE):
+        parts.append(_block(st, "select_statue", movable_statues(st, p, free=ph == SPELL_STATUE)))
+    elif ph == STATUE_DEST:
+        parts.append(_block(st, "move_statue", statue_destinations(st, p, st.pending["statue"])))
+    elif ph == SPELL_OPTION:
+        spell = game.pack.spells[st.spellbook[st.pending["spell"]]]
+        parts.append(_block(st, "spell_option", range(len(spell.params["options"]))))
+    elif ph == SPELL_SMOOT:
+        parts.append(_block(st, "smoot_slot", _spell_smoot_slots(st, p)))
+    elif ph == SPELL_HORDE:
+        parts.append(_block(st, "horde_slot", _spell_horde_slots(st)))
+    elif ph in (SPELL_PEDESTAL, RECRUIT_PEDESTAL):
+        parts.append(_block(st, "pedestal", np.flatnonzero(st.bag > 0)))
+    elif ph == BRIBE:
+        parts.append(_block(st, "bribe", np.flatnonzero(eco.owned(st, p) > 0)))
+    elif ph == DIG_MINERAL:
+        size = int(game.geo.tunnel_placements.size[st.pending["dig"]])
+        parts.append(_block(st, "mineral", np.flatnonzero(eco.owned(st, p)[:3] >= size)))
+    elif ph == DIG_PEDESTAL:
+        parts.append(_block(st, "pedestal", _legal_pedestal_clans(st, p)))
+    elif ph == DIG_WORKSHOP:
+        parts.append(_block(st, "establish", np.flatnonzero(st.workshop_supply > 0)))
+    if ph in TRADE_PHASES:
+        parts.append(_block(st, "trade", _legal_trades(st, p)))
+    out = np.concatenate(parts) if parts else EMPTY
+    out.sort()
+    return out
+
+
+def _legal_gates(st: GameState) -> list[int]:
+    geo, n = st.game.geo, st.num_players
+    taken = {int(s) for s in st.gate_sq if s >= 0}
+    marks = {m for _, m in geo.start_points}
+    if n in marks:
+        allowed = {n}
+    else:  # 2 players: any two matching-numbered start points
+        placed = [m for sq, m in geo.start_points if sq in taken]
+        allowed = {placed[0]} if placed else {m for m in marks
+                                              if sum(1 for _, x in geo.start_points if x == m) >= n}
+    return [k for k, (sq, m) in enumerate(geo.start_points) if m in allowed and sq not in taken]
+
+
+def _legal_trades(st: GameState, p: int) -> np.ndarray:
+    layout = st.game.layout
+    have = eco.owned(st, p)
+    ok_give = (layout.trade_gives <= have).all(axis=1)
+    ok_gain = st.supply > 0
+    return np.flatnonzero(np.outer(ok_give, ok_gain).reshape(-1))
+
+
+def _legal_conversions(st: GameState, p: int) -> list[int]:
+    layout = st.game.layout
+    w = int(st.workshop[st.active_site])
+    if st.uses_left <= 0:
+        return []
+    shop = st.game.pack.workshops[w]
+    have = eco.owned(st, p)
+    if shop.wild_carts_only:
+        have = have.copy()
+        have[CART] = eco.wild_carts(st, p)
+    ok = (layout.conv_workshop == w) & (layout.conv_give <= have).all(axis=1)
+    out = []
+    for j in np.flatnonzero(ok):
+        conv = layout.conversions[j]
+        if conv.move is not None:
+            if st.tokens[p, conv.move[0], conv.move[1]] > 0:
+                out.append(int(j))
+        elif all(st.supply[r] >= conv.gain[r] for r in range(N_RESOURCES)):
+            out.append(int(j))
+    return out
+
+
+def _bribes_needed(st: GameState, h: int) -> list[int]:
+    return [b for b in HORDE_BENEATH[h] if st.horde[b] >= 0]
+
+
+def _open_smoot_slots(st: GameState, p: int) -> list[int]:
+    smoot = st.smoot[p]
+    return [t for t in RECRUIT_SLOTS if smoot[t] < 0 and all(smoot[b] >= 0 for b in SMOOT_SUPPORT[t])]
+
+
+def _legal_recruits(st: GameState, p: int) -> list[int]:
+    if int((st.smoot[p] >= 0).sum()) >= st.game.max_trolls:
+        return []
+    slots = _open_smoot_slots(st, p)
+    if not slots:
+        return []
+    have = eco.owned(st, p)
+    purse = int(have.sum()) if st.bribe_any else int(have[COIN])
+    n_slots = len(RECRUIT_SLOTS)
+    out = []
+    for h in range(N_HORDE):
+        if st.horde[h] >= 0 and len(_bribes_needed(st, h)) <= purse:
+            out += [h * n_slots + RECRUIT_SLOTS.index(t) for t in slots]
+    return out
+
+
+def _legal_pedestal_clans(st: GameState, p: int) -> list[int]:
+    anchor = int(st.game.geo.tunnel_placements.anchor[st.pending["dig"]])
+    tier = int(st.game.geo.tier[anchor]) - 1
+    s = st.game.storage_of[p]
+    return [c for c in range(N_CLANS) if st.storage_pedestals[s, c] > 0 and st.track_taken[tier, c] < 0]
+
+
+def _castable(st: GameState, p: int, i: int) -> bool:
+    """A spell may be cast only if its effect can be carried out now."""
+    spell = st.game.pack.spells[st.spellbook[i]]
+    effect = spell.effect
+    if effect == "dig_now":
+        return len(legal_digs(st, p)) > 0  # the rune paid is neither a mineral nor a hammer
+    if effect == "ascension":
+        return bool(_spell_smoot_slots(st, p, "ascension")) and bool(_spell_horde_slots(st, "ascension"))
+    if effect == "collect_bribes":
+        return bool(_spell_horde_slots(st, "collect_bribes"))
+    if effect == "take_pedestal":
+        return bool(st.bag.sum() > 0)
+    if effect == "free_statue_moves":
+        return bool(movable_statues(st, p, free=True))
+    if effect == "extra_workshop":
+        return True
+    return True
+
+
+def _spell_effect(st: GameState) -> str:
+    return st.game.pack.spells[st.spellbook[st.pending["spell"]]].effect
+
+
+def _spell_smoot_slots(st: GameState, p: int, effect: str | None = None) -> list[int]:
+    effect = effect or _spell_effect(st)
+    cards = st.smoot[p]
+    if effect == "ascension":
+        return [s for s in range(N_SMOOT) if cards[s] >= 0 and st.game.card_level[cards[s]] == 2]
+    return [s for s in range(N_SMOOT) if cards[s] >= 0]
+
+
+def _spell_horde_slots(st: GameState, effect: str | None = None) -> list[int]:
+    effect = effect or _spell_effect(st)
+    if effect == "ascension":
+        return [h for h in range(N_HORDE) if HORDE_ROW[h] == 2 and st.horde[h] >= 0]
+    return [h for h in range(N_HORDE) if st.horde[h] >= 0 and st.horde_bribes[h].sum() > 0]
+
+
+# ================================================================================================
+# applying a decision
+# ================================================================================================
+def apply_action(st: GameState, action) -> None:
+    """Check and apply one decision, then take every forced pass that follows."""
+    a = _as_action(st, action)
+    if not st.is_legal(a):
+        raise IllegalActionError(explain_illegal(st, a))
+    st.history.append(a)
+    _dispatch(st, a)
+    _auto_advance(st)
+
+
+def _as_action(st: GameState, action) -> int:
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise IllegalActionError(f"an action must be an int in 0..{st.game.layout.size - 1}, "
+                                 f"got {action!r} of type {type(action).__name__}")
+    a = int(action)
+    if st.phase == GAME_OVER:
+        raise IllegalActionError(f"action {a}: the game is over; no decision is allowed")
+    if not 0 <= a < st.game.layout.size:
+        raise IllegalActionError(f"action {a} is outside the action space 0..{st.game.layout.size - 1}")
+    return a
+
+
+def _auto_advance(st: GameState) -> None:
+    while st.phase != GAME_OVER:
+        legal = legal_actions(st)
+        if len(legal) == 0:
+            raise RuntimeError(f"no legal decision in phase {PHASE_NAMES[st.phase]} (engine bug)")
+        if len(legal) == 1 and legal[0] == 0:
+            _dispatch(st, 0)
+        else:
+            return
+
+
+def _dispatch(st: GameState, a: int) -> None:
+    st._cache.pop("legal", None)
+    block, arg = st.game.layout.decode(a)
+    HANDLERS[block](st, st.current, arg)
+
+
+def _on_pass(st: GameState, p: int, _arg: int) -> None:
+    ph = st.phase
+    if ph == STEP1:
+        st.phase = STEP2
+    elif ph == WORKSHOP:
+        st.phase, st.active_site, st.uses_left = STEP1, -1, 0
+    elif ph == STEP2:
+        _enter_step3(st)
+    elif ph == STEP3:
+        st.phase = STEP4
+    elif ph == STEP4:
+        _end_turn(st)
+    elif ph == DIG_PEDESTAL:
+        _dig_workshops(st, p)
+    elif ph == DIG_WORKSHOP:
+        _next_site(st, p)
+    elif ph == SPELL_STATUE:
+        _finish_spell(st)
+
+
+# -- setup decisions -------------------------------------------------------------------------------
+def _on_gate(st: GameState, p: int, k: int) -> None:
+    sq = st.game.geo.start_points[k][0]
+    st.gate_sq[p] = sq
+    _place_tile(st, [sq], 1, -1)
+    if p + 1 < st.num_players:
+        st.current = p + 1
+    else:
+        st.phase, st.current = DRAFT, 0
+
+
+def _on_draft(st: GameState, p: int, arg: int) -> None:
+    t, slot = st.game.layout.draft_args(arg)
+    st.smoot[p, slot] = t
+    hand = list(st.draft_hand[p])
+    hand.remove(t)
+    st.draft_placed[p] += 1
+    if st.draft_placed[p] < TROLLSMOOT_ROWS[0]:
+        hand.append(st.draft_deck[p][0])
+        st.draft_deck[p] = st.draft_deck[p][1:]
+    st.draft_hand[p] = hand
+    if st.draft_placed[p] < TROLLSMOOT_ROWS[0]:
+        return
+    if p + 1 < st.num_players:
+        st.current = p + 1
+        return
+    _grant_starting_resources(st)
+    st.phase, st.current, st.turn = STEP1, 0, 0
+    _reset_turn(st)
+
+
+def _grant_starting_resources(st: GameState) -> None:
+    """Starting resources of the four chosen starters, plus the bonus by seat: seats 2-3 also take
+    the hand troll's, seats 4-5 the hand troll's and the unseen one's (none in team play)."""
+    game = st.game
+    for p in range(st.num_players):
+        cards = [int(c) for c in st.smoot[p, : TROLLSMOOT_ROWS[0]]]
+        if not game.team_mode:
+            if p in (1, 2):
+                cards += st.draft_hand[p]
+            elif p >= 3:
+                cards += st.draft_hand[p] + st.draft_deck[p]
+        for c in cards:
+            for res in game.cards[c].starting:
+                eco.gain(st, p, RESOURCES.index(res), 1)
+    st.draft_hand = [[] for _ in range(st.num_players)]
+    st.draft_deck = [[] for _ in range(st.num_players)]
+
+
+# -- step 1: spells and workshops ------------------------------------------------------------------
+def _on_cast(st: GameState, p: int, i: int) -> None:
+    eco.pay(st, p, RUNE, 1, to_supply=False)
+    st.spell_runes[i] += 1
+    st.spell_cast = True
+    st.pending = {"spell": i}
+    spell = st.game.pack.spells[st.spellbook[i]]
+    effect = spell.effect
+    if effect == "gain_choice":
+        options = spell.params["options"]
+        if len(options) == 1:
+            _gain_bundle(st, p, options[0])
+            _finish_spell(st)
+        else:
+            st.phase = SPELL_OPTION
+    elif effect == "bribe_any":
+        st.bribe_any = True
+        _finish_spell(st)
+    elif effect == "extra_workshop":
+        st.workshops_left += 1
+        _finish_spell(st)
+    elif effect == "ignore_rubble":
+        st.ignore_rubble = True
+        _finish_spell(st)
+    elif effect == "dig_now":
+        st.phase = SPELL_DIG
+    elif effect in ("ascension", "activate_troll"):
+        st.phase = SPELL_SMOOT
+    elif effect == "collect_bribes":
+        st.phase = SPELL_HORDE
+    elif effect == "take_pedestal":
+        st.phase = SPELL_PEDESTAL
+    elif effect == "free_statue_moves":
+        st.free_moves = int(spell.params.get("moves", 1))
+        st.phase = SPELL_STATUE
+    else:
+        raise AssertionError(f"unknown spell effect {effect}")
+
+
+def _gain_bundle(st: GameState, p: int, bundle: dict) -> None:
+    for name, n in bundle.items():
+        eco.gain(st, p, RESOURCES.index(name), int(n))
+
+
+def _finish_spell(st: GameState) -> None:
+    """After the effect: a third rune disintegrates the spell (runes to the supply, card to the
+    bottom of the deck, a new one drawn into its place)."""
+    i = st.pending["spell"]
+    if st.spell_runes[i] >= st.game.runes_to_disintegrate:
+        st.supply[RUNE] += st.spell_runes[i]
+        st.spell_runes[i] = 0
+        st.spell_deck = st.spell_deck + [int(st.spellbook[i])]
+        st.spellbook[i] = _draw_spell(st)
+    st.pending = {}
+    st.free_moves = 0
+    st.phase = STEP1
+
+
+def _on_spell_option(st: GameState, p: int, k: int) -> None:
+    spell = st.game.pack.spells[st.spellbook[st.pending["spell"]]]
+    _gain_bundle(st, p, spell.params["options"][k])
+    _finish_spell(st)
+
+
+def _on_smoot_slot(st: GameState, p: int, slot: int) -> None:
+    effect = _spell_effect(st)
+    if effect == "ascension":
+        st.pending = {**st.pending, "smoot": slot}
+        st.phase = SPELL_HORDE
+        return
+    spell = st.game.pack.spells[st.spellbook[st.pending["spell"]]]
+    if spell.params.get("cascade"):
+        eco.cascade(st, p, slot)
+    else:
+        eco.activate(st, p, slot)
+    _finish_spell(st)
+
+
+def _on_horde_slot(st: GameState, p: int, h: int) -> None:
+    s = st.game.storage_of[p]
+    if _spell_effect(st) == "collect_bribes":
+        st.storage[s] += st.horde_bribes[h]
+        st.horde_bribes[h] = 0
+        _finish_spell(st)
+        return
+    # Ceremony of Ascension: the Level-2 troll and what it holds are discarded (to the bottom of its
+    # deck and the supply); the Level-3 troll takes its slot, without pedestal or activation, and its
+    # bribes are discarded.
+    slot = st.pending["smoot"]
+    old = int(st.smoot[p, slot])
+    st.decks[st.game.card_level[old] - 1].append(old)
+    _return_troll_tokens(st, p, slot)
+    st.supply += st.horde_bribes[h]
+    st.horde_bribes[h] = 0
+    st.smoot[p, slot] = st.horde[h]
+    st.horde[h] = -1
+    _refill(st, h)
+    _finish_spell(st)
+
+
+def _return_troll_tokens(st: GameState, p: int, slot: int) -> None:
+    held = st.tokens[p, slot]
+    st.supply[:N_RESOURCES] += held[:N_RESOURCES]
+    st.supply[CART] += held[CLAN_CART0:].sum()
+    held[:] = 0
+
+
+def _on_activate_workshop(st: GameState, p: int, site: int) -> None:
+    st.workshops_left -= 1
+    st.used_sites = st.used_sites + [site]
+    st.active_site = site
+    st.uses_left = workshop_touch(st, p, site)[1]
+    st.phase = WORKSHOP
+
+
+def _on_workshop_use(st: GameState, p: int, j: int) -> None:
+    conv = st.game.layout.conversions[j]
+    if conv.move is not None:
+        slot, kind = conv.move
+        st.tokens[p, slot, kind] -= 1
+        st.storage[st.game.storage_of[p], CART if kind >= CLAN_CART0 else kind] += 1
+    else:
+        shop = st.game.pack.workshops[conv.workshop]
+        eco.pay_vector(st, p, conv.give, wild_carts_only=shop.wild_carts_only)
+        eco.gain_vector(st, p, conv.gain)
+    st.uses_left -= 1
+    if st.uses_left <= 0:
+        st.phase, st.active_site = STEP1, -1
+
+
+def _on_trade(st: GameState, p: int, arg: int) -> None:
+    give, gain = st.game.layout.trade_args(arg)
+    eco.pay_vector(st, p, give)
+    eco.gain(st, p, gain, 1)
+
+
+def _on_spell_pedestal_or_other(st: GameState, p: int, clan: int) -> None:
+    s = st.game.storage_of[p]
+    if st.phase in (SPELL_PEDESTAL, RECRUIT_PEDESTAL):
+        st.bag[clan] -= 1
+        st.storage_pedestals[s, clan] += 1
+        if st.phase == SPELL_PEDESTAL:
+            _finish_spell(st)
+        else:
+            _finish_recruit(st, p)
+        return
+    # DIG_PEDESTAL: place it on the new tunnel's anchor and take the track's point token
+    geo = st.game.geo
+    anchor = int(geo.tunnel_placements.anchor[st.pending["dig"]])
+    tier = int(geo.tier[anchor]) - 1
+    st.pedestal[anchor] = clan
+    st.storage_pedestals[s, clan] -= 1
+    st.track_taken[tier, clan] = p
+    st.pedestal_points[p] += st.track_value[tier, clan]
+    st.pedestal_tokens[p] += 1
+    _dig_workshops(st, p)
+
+
+# -- step 2: recruit ------------------------------------------------------------------------------
+def _on_recruit(st: GameState, p: int, arg: int) -> None:
+    h, t = st.game.layout.recruit_args(arg)
+    targets = _bribes_needed(st, h)
+    st.pending = {"horde": h, "smoot": t, "bribes": tuple(targets)}
+    if st.bribe_any and targets:
+        st.phase = BRIBE
+        return
+    for b in targets:
+        eco.pay(st, p, COIN, 1, to_supply=False)
+        st.horde_bribes[b, COIN] += 1
+    _take_troll(st, p)
+
+
+def _on_bribe(st: GameState, p: int, res: int) -> None:
+    targets = st.pending["bribes"]
+    eco.pay(st, p, res, 1, to_supply=False)
+    st.horde_bribes[targets[0], res] += 1
+    st.pending = {**st.pending, "bribes": targets[1:]}
+    if len(targets) == 1:
+        _take_troll(st, p)
+
+
+def _take_troll(st: GameState, p: int) -> None:
+    """Step two of recruiting: take the troll, its bribes and its pedestal (Level-2 row), or choose a
+    pedestal from the bag (Level-3 row)."""
+    h = st.pending["horde"]
+    s = st.game.storage_of[p]
+    st.pending = {**st.pending, "card": int(st.horde[h])}
+    st.horde[h] = -1
+    st.storage[s] += st.horde_bribes[h]
+    st.horde_bribes[h] = 0
+    row = HORDE_ROW[h]
+    if row == 1 and st.horde_pedestal[h] >= 0:
+        st.storage_pedestals[s, st.horde_pedestal[h]] += 1
+        st.horde_pedestal[h] = -1
+    if row == 2 and st.bag.sum() > 0:
+        clans = np.flatnonzero(st.bag > 0)
+        if len(clans) > 1:
+            st.phase = RECRUIT_PEDESTAL
+            return
+        st.bag[clans[0]] -= 1
+        st.storage_pedestals[s, clans[0]] += 1
+    _finish_recruit(st, p)
+
+
+def _finish_recruit(st: GameState, p: int) -> None:
+    """Refill the horde, retire trolls holding 4 bribes, then add the troll to the trollsmoot and
+    trigger the cascade; a 10th troll takes a coronation token."""
+    h, t, card = st.pending["horde"], st.pending["smoot"], st.pending["card"]
+    _refill(st, h)
+    for r in range(N_HORDE):  # retiring trolls
+        if st.horde[r] >= 0 and st.horde_bribes[r].sum() >= st.game.retire_bribes:
+            st.decks[st.game.card_level[st.horde[r]] - 1].append(int(st.horde[r]))
+            st.supply += st.horde_bribes[r]
+            st.horde_bribes[r] = 0
+            st.horde[r] = -1
+            _refill(st, r)
+    st.smoot[p, t] = card
+    eco.cascade(st, p, t)
+    if int((st.smoot[p] >= 0).sum()) >= st.game.max_trolls and st.coronation_left:
+        st.coronation[p] += st.coronation_left[0]
+        st.coronation_left = st.coronation_left[1:]
+        if not st.coronation_left:  # the coronation: finish the round, then 2 more turns each
+            n = st.num_players
+            st.final_turns_left = (n - 1 - p) + 2 * n
+    st.pending = {}
+    _enter_step3(st)
+
+
+# -- step 2: dig ------------------------------------------------------------------------------------
+def _on_dig(st: GameState, p: int, i: int) -> None:
+    size = int(st.game.geo.tunnel_placements.size[i])
+    ret = "spell" if st.phase == SPELL_DIG else "step3"
+    st.pending = {**st.pending, "dig": i, "return": ret}
+    minerals = np.flatnonzero(eco.owned(st, p)[:3] >= size)
+    if len(minerals) == 1:
+        _dig(st, p, int(minerals[0]))
+    else:
+        st.phase = DIG_MINERAL
+
+
+def _on_mineral(st: GameState, p: int, m: int) -> None:
+    _dig(st, p, m)
+
+
+def _dig(st: GameState, p: int, mineral: int) -> None:
+    """Pay, place the tunnel, score it, gain buried resources (statues are unearthed in place)."""
+    game = st.game
+    table = game.geo.tunnel_placements
+    i = st.pending["dig"]
+    size = int(table.size[i])
+    cells = table.cells[i, :size]
+    piece = int(table.piece[i])
+    eco.pay(st, p, mineral, size)
+    if not st.ignore_rubble:
+        eco.pay(st, p, HAMMER, int(table.rubble[i]))
+    st.tunnel_supply[piece] -= 1
+    _place_tile(st, cells, 2, piece)
+    st.honour[p] += game.pack.tunnel_honour[size][MINERALS[mineral]]
+    for sq in cells:
+        if st.buried[sq] >= 0:
+            eco.gain(st, p, int(st.buried[sq]), 1)
+            st.buried[sq] = -1
+    if table.anchor[i] >= 0 and _legal_pedestal_clans(st, p):
+        st.phase = DIG_PEDESTAL
+        return
+    _dig_workshops(st, p)
+
+
+def _place_tile(st: GameState, cells, kind: int, shape: int) -> None:
+    st.kind[cells] = kind
+    st.tile[cells] = st.next_tile
+    st.region[cells] = st.next_region
+    st.tile_shape = st.tile_shape + [shape]
+    st.next_tile += 1
+    st.next_region += 1
+    st.board_version += 1
+    _recompute_networks(st)
+
+
+def _dig_workshops(st: GameState, p: int) -> None:
+    table = st.game.geo.tunnel_placements
+    sites = tuple(s for s in table.sites[st.pending["dig"]] if st.workshop[s] < 0)
+    st.pending = {**st.pending, "sites": sites}
+    if sites and st.workshop_supply.sum() > 0:
+        st.phase = DIG_WORKSHOP
+    else:
+        _end_dig(st)
+
+
+def _on_establish(st: GameState, p: int, w: int) -> None:
+    site = st.pending["sites"][0]
+    st.workshop[site] = w
+    st.workshop_supply[w] -= 1
+    _next_site(st, p)
+
+
+def _next_site(st: GameState, p: int) -> None:
+    rest = st.pending["sites"][1:]
+    st.pending = {**st.pending, "sites": rest}
+    if rest and st.workshop_supply.sum() > 0:
+        st.phase = DIG_WORKSHOP
+    else:
+        _end_dig(st)
+
+
+def _end_dig(st: GameState) -> None:
+    ret = st.pending["return"]
+    if ret == "spell":
+        _finish_spell(st)
+    else:
+        st.pending = {}
+        _enter_step3(st)
+
+
+def _enter_step3(st: GameState) -> None:
+    st.phase = STEP3
+
+
+# -- step 3: great hall -----------------------------------------------------------------------------
+def _on_hall(st: GameState, p: int, i: int) -> None:
+    """Lay the hall over the tunnels: covered pedestals leave the game (their tokens and the track
+    stay), statues stay in place, protruding parts of covered tunnels become tunnels of their own."""
+    table = st.game.geo.hall_placements
+    size = int(table.size[i])
+    cells = table.cells[i, :size]
+    hall = int(table.piece[i])
+    covered_tiles = {int(t) for t in st.tile[cells]}
+    st.pedestal[cells] = -1
+    st.hall_at[cells] = hall
+    st.hall_altar[hall] = table.anchor[i]
+    _place_tile(st, cells, 3, -1)
+    for t in covered_tiles:
+        _split_protrusions(st, t)
+    st.phase = STEP4
+
+
+def _split_protrusions(st: GameState, tile_id: int) -> None:
+    """Each connected part of a tunnel left uncovered by a hall becomes a tunnel of its own."""
+    nb = st.game.geo.neighbours
+    rest = set(int(s) for s in np.flatnonzero((st.tile == tile_id) & (st.kind == 2)))
+    while rest:
+        start = rest.pop()
+        part, todo = [start], deque([start])
+        while todo:
+            s = todo.popleft()
+            for t in nb[s]:
+                if int(t) in rest:
+                    rest.discard(int(t))
+                    part.append(int(t))
+                    todo.append(int(t))
+        st.region[part] = st.next_region
+        st.next_region += 1
+
+
+# -- step 4: statues --------------------------------------------------------------------------------
+def _on_select_statue(st: GameState, p: int, sq: int) -> None:
+    st.pending = {**st.pending, "statue": sq, "back": st.phase}
+    st.phase = STATUE_DEST
+
+
+def _on_move_statue(st: GameState, p: int, dest: int) -> None:
+    src = st.pending["statue"]
+    clan = int(st.statue[src])
+    st.statue[dest] = clan
+    st.statue[src] = -1
+    back = st.pending["back"]
+    st.pending = {k: v for k, v in st.pending.items() if k not in ("statue", "back")}
+    if back == SPELL_STATUE:
+        st.free_moves -= 1
+        if st.free_moves <= 0:
+            _finish_spell(st)
+        else:
+            st.phase = SPELL_STATUE
+        return
+    eco.pay(st, p, CART, 1, kinds=[CLAN_CART0 + clan, CART])
+    st.phase = STEP4
+
+
+def _end_turn(st: GameState) -> None:
+    if st.final_turns_left == 0:
+        st.phase = GAME_OVER
+        st.pending = {}
+        return
+    if st.final_turns_left > 0:
+        st.final_turns_left -= 1
+    st.current = (st.current + 1) % st.num_players
+    st.turn += 1
+    _reset_turn(st)
+    st.phase = STEP1
+
+
+HANDLERS = {
+    "pass": _on_pass, "gate": _on_gate, "draft": _on_draft, "cast": _on_cast,
+    "spell_option": _on_spell_option, "activate_workshop": _on_activate_workshop,
+    "workshop_use": _on_workshop_use, "trade": _on_trade, "recruit": _on_recruit, "bribe": _on_bribe,
+    "pedestal": _on_spell_pedestal_or_other, "dig": _on_dig, "mineral": _on_mineral,
+    "establish": _on_establish, "hall": _on_hall, "select_statue": _on_select_statue,
+    "move_statue": _on_move_statue, "smoot_slot": _on_smoot_slot, "horde_slot": _on_horde_slot,
+}
+
+
+# ================================================================================================
+# hidden information
+# ================================================================================================
+def determinize(st: GameState, player: int, rng: np.random.Generator) -> GameState:
+    out = st.clone()
+    for lvl in range(3):
+        k = out.deck_unseen[lvl]
+        if k > 1:
+            top = out.decks[lvl][:k]
+            out.decks[lvl] = [top[i] for i in rng.permutation(k)] + out.decks[lvl][k:]
+    k = out.spell_unseen
+    if k > 1:
+        top = out.spell_deck[:k]
+        out.spell_deck = [top[i] for i in rng.permutation(k)] + out.spell_deck[k:]
+    for q in range(st.num_players):
+        hand, deck = out.draft_hand[q], out.draft_deck[q]
+        if q == player:
+            out.draft_deck[q] = [deck[i] for i in rng.permutation(len(deck))]
+        elif hand or deck:
+            pool = hand + deck
+            pool = [pool[i] for i in rng.permutation(len(pool))]
+            out.draft_hand[q], out.draft_deck[q] = pool[: len(hand)], pool[len(hand):]
+    out._rng = np.random.Generator(np.random.PCG64(int(rng.integers(2**63))))
+    out._rng_state = None
+    out._cache = {}
+    return out
+
+
+# ================================================================================================
+# explaining an illegal decision
+# ================================================================================================
+def explain_illegal(st: GameState, a: int) -> str:
+    layout = st.game.layout
+    p = st.current
+    block, arg = layout.decode(a)
+    legal = legal_actions(st)
+    allowed_blocks = sorted({layout.decode(int(x))[0] for x in legal})
+    head = (f"illegal action {a} ({layout.describe(a)}) for player {p} in phase "
+            f"{PHASE_NAMES[st.phase]}")
+    if block not in allowed_blocks:
+        reason = f"'{block}' decisions are not allowed in this phase"
+    else:
+        reason = _reason(st, p, block, arg)
+    examples = "; ".join(layout.describe(int(x)) for x in legal[:4])
+    more = f" (and {len(legal) - 4} more)" if len(legal) > 4 else ""
+    return (f"{head}: {reason}. Allowed now: {len(legal)} actions of kinds "
+            f"{', '.join(allowed_blocks)}, e.g. {examples}{more}")
+
+
+def _reason(st: GameState, p: int, block: str, arg: int) -> str:
+    game = st.game
+    have = eco.owned(st, p)
+    if block == "dig":
+        table = game.geo.tunnel_placements
+        piece, size = int(table.piece[arg]), int(table.size[arg])
+        cells = table.cells[arg, :size]
+        if st.tunnel_supply[piece] <= 0:
+            return f"no {game.pack.tunnels[piece].name} tiles are left in the supply"
+        if (st.kind[cells] != 0).any():
+            return "it would overlap another tile"
+        if not st.reach[p][table.nbrs[arg]].any():
+            return "it is not adjacent to your network"
+        if opponent_network(st, p)[table.nbrs[arg]].any():
+            return "it would be adjacent to an opponent's network"
+        if have[:3].max() < size:
+            return f"it costs {size} minerals of one kind and you own {dict(zip(MINERALS, have[:3].tolist()))}"
+        return f"it covers {int(table.rubble[arg])} rubble and you own {int(have[HAMMER])} hammers"
+    if block == "recruit":
+        h, t = game.layout.recruit_args(arg)
+        if int((st.smoot[p] >= 0).sum()) >= game.max_trolls:
+            return f"your trollsmoot already has {game.max_trolls} trolls: you must dig"
+        if t not in _open_smoot_slots(st, p):
+            return f"trollsmoot slot {t} is not free or does not rest on two trolls"
+        if st.horde[h] < 0:
+            return f"horde slot {h} is empty"
+        need = len(_bribes_needed(st, h))
+        return f"it needs {need} bribes and you own {int(have[COIN])} coins"
+    if block == "hall":
+        hall = int(game.geo.hall_placements.piece[arg])
+        if st.hall_altar[hall] >= 0:
+            return f"{game.pack.great_halls[hall].name} is already dedicated"
+        return "a great hall must cover only tunnels of your own network, exactly and without gaps"
+    if block == "trade":
+        give, gain = game.layout.trade_args(arg)
+        if st.supply[gain] <= 0:
+            return f"the supply has no {RESOURCES[gain]} left"
+        return f"you own {dict(zip(RESOURCES, have.tolist()))}"
+    if block == "cast":
+        if st.spell_cast:
+            return "you already cast a spell this turn"
+        if have[RUNE] < 1:
+            return "casting needs 1 rune and you own none"
+        if st.spellbook[arg] < 0:
+            return "that spellbook position is empty"
+        return "the spell's effect cannot be carried out now"
+    if block == "activate_workshop":
+        if st.workshop[arg] < 0:
+            return "no workshop is established on that site"
+        if arg in st.used_sites or st.workshops_left <= 0:
+            return "you already activated a workshop this turn"
+        return "your network does not touch any entrance of that workshop"
+    if block == "select_statue":
+        return "there is no statue of your network there that can move now"
+    if block == "move_statue":
+        return "that square is not a free square of the statue's tunnel or of an adjacent tunnel of your network"
+    if block == "pedestal":
+        return "that pedestal is not available (none of that clan, or its clan already has a pedestal on this tier)"
+    return "it is not legal in this state"
