@@ -74,7 +74,7 @@ def setup(game, rng: np.random.Generator) -> GameState:
     st.tunnel_supply = np.array([t.count for t in pack.tunnels], np.int8)
     # statues: a random first spot and clan, then the clan cycle clockwise (setup step 8)
     spots = geo.side.statue_spots
-    start = int(rng.integers(len(spots)))
+    start = int(rng.integers(len(spots))) if spots else 0
     cycle = rng.permutation(N_CLANS)
     placed = [0] * N_CLANS
     for k in range(len(spots)):

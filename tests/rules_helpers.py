@@ -1,0 +1,130 @@
+"""Helpers for rules tests: a small ASCII test board, setting up positions, finding actions."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from mk_env.rules import Game, load_pack
+from mk_env.rules import turn
+from mk_env.rules.content import RESOURCES, TOKEN_KINDS
+from mk_env.rules.pack_loader import parse_board
+
+# An 11 x 11 mountain: tier by ring distance from the heart at (5, 5). Start points marked 4 at the
+# middle of each edge; workshop sites near the corners; rubble at (1, 6), (1, 7), (1, 8).
+FEATURES = [
+    ".....4.....",
+    "...........",
+    "..W.....W..",
+    "...........",
+    "..W........",
+    "4.........4",
+    "........W..",
+    "...........",
+    "..W.....W..",
+    "...........",
+    ".....4.....",
+]
+RUBBLE = ["." * 11] * 11
+RUBBLE[1] = "......###.."
+
+
+def _tier_row(r: int) -> str:
+    out = ""
+    for c in range(11):
+        d = max(abs(r - 5), abs(c - 5))
+        out += "H" if d == 0 else str(6 - d)
+    return out
+
+
+BOARD_TEXT = "\n".join(
+    ["name: test", "players: 2,4", "[tiers]"] + [_tier_row(r) for r in range(11)]
+    + ["[features]"] + FEATURES + ["[rubble]"] + RUBBLE)
+
+
+def make_test_game(num_players: int = 2, **options) -> Game:
+    """A game on the small test board (default content otherwise)."""
+    pack = load_pack()
+    board = parse_board(BOARD_TEXT, "test")
+    pack = dataclasses.replace(pack, boards={"test": board})
+    return Game(num_players, board_side="test", pack=pack, **options)
+
+
+def after_setup(game: Game, seed: int = 0, gates: list[int] | None = None):
+    """A state at the start player's first turn: gates on the given start points (default: first
+    legal), starting trolls by the first legal draft choices."""
+    st = game.new_initial_state(seed)
+    k = 0
+    while st.decision_kind() in ("setup_gate", "setup_draft"):
+        legal = st.legal_actions()
+        a = int(legal[0])
+        if st.decision_kind() == "setup_gate" and gates is not None:
+            a = game.layout.index("gate", gates[k])
+            k += 1
+        st.apply(a)
+    return st
+
+
+def sq(game: Game, r: int, c: int) -> int:
+    return game.geo.sq(r, c)
+
+
+def clear_resources(st, p: int) -> None:
+    """Empty p's storage and trolls into the supply."""
+    s = st.game.storage_of[p]
+    st.supply += st.storage[s]
+    st.storage[s] = 0
+    held = st.tokens[p].sum(axis=0)
+    st.supply[:7] += held[:7]
+    st.supply[4] += held[7:].sum()
+    st.tokens[p] = 0
+
+
+def give(st, p: int, **amounts: int) -> None:
+    """Move resources from the supply into p's storage."""
+    s = st.game.storage_of[p]
+    for name, n in amounts.items():
+        r = RESOURCES.index(name)
+        st.supply[r] -= n
+        st.storage[s, r] += n
+
+
+def hold(st, p: int, slot: int, **amounts: int) -> None:
+    """Put tokens (token kinds, e.g. cart_fire=1) from the supply onto p's troll in ``slot``."""
+    for name, n in amounts.items():
+        k = TOKEN_KINDS.index(name)
+        st.supply[4 if k >= 7 else k] -= n
+        st.tokens[p, slot, k] += n
+
+
+def place_tunnel(st, cells: list[tuple[int, int]], shape: int = 0) -> None:
+    """Lay a tunnel tile on the board directly (to build a position), updating the networks."""
+    turn._place_tile(st, np.array([st.game.geo.sq(r, c) for r, c in cells]), 2, shape)
+    st._cache.clear()
+
+
+def placement(game: Game, shape_name: str, cells: list[tuple[int, int]], halls: bool = False) -> int:
+    """The placement index of a tunnel shape (or great hall) covering exactly ``cells``."""
+    table = game.geo.hall_placements if halls else game.geo.tunnel_placements
+    names = [h.name for h in game.pack.great_halls] if halls else [t.name for t in game.pack.tunnels]
+    piece = names.index(shape_name)
+    want = sorted(game.geo.sq(r, c) for r, c in cells)
+    for i in np.flatnonzero(table.piece == piece):
+        if sorted(table.cells[i, : table.size[i]].tolist()) == want:
+            return int(i)
+    raise KeyError(f"no placement of {shape_name} covers {cells}")
+
+
+def act(st, block: str, arg: int = 0) -> None:
+    st.apply(st.game.layout.index(block, arg))
+
+
+def blocks(st) -> set[str]:
+    return {st.game.layout.decode(int(a))[0] for a in st.legal_actions()}
+
+
+def to_phase(st, phase: str) -> None:
+    """Pass until the current player's turn reaches ``phase``."""
+    while st.decision_kind() != phase:
+        act(st, "pass")
