@@ -102,6 +102,7 @@ class BoardGeometry:
         for mark in sorted(side.start_points):
             for r, c in side.start_points[mark]:
                 self.start_points.append((self.sq(r, c), mark))
+        self.start_clockwise = self._clockwise([sq for sq, _ in self.start_points])
         self.neighbours = self._neighbours()
         placeable = self.on_board.copy()
         placeable[self.site_squares] = False
@@ -111,6 +112,13 @@ class BoardGeometry:
         #: placements of tunnels next to each square, and of halls covering each square
         self.tunnels_beside = SquareIndex(self.tunnel_placements, n, "nbrs")
         self.halls_over = SquareIndex(self.hall_placements, n, "cells")
+
+    def _clockwise(self, squares: list[int]) -> list[int]:
+        """Indices of ``squares`` sorted clockwise round the heart, starting straight up."""
+        hr, hc = np.argwhere(self.side.heart).mean(axis=0) if self.side.heart.any() else (
+            self.height / 2, self.width / 2)
+        angle = [np.arctan2(c - hc, -(r - hr)) % (2 * np.pi) for r, c in map(self.rc, squares)]
+        return sorted(range(len(squares)), key=lambda i: angle[i])
 
     def sq(self, r: int, c: int) -> int:
         return r * self.width + c

@@ -91,4 +91,6 @@ def returns(st: GameState) -> list[float]:
     if not st.is_terminal():
         return [0.0] * n
     r = ranks(st)
+    if st.game.team_mode:  # two teams: +1 to the winning team, -1 to the other (0 for a tie)
+        return [0.0 if all(x == 0 for x in r) else (1.0 if x == 0 else -1.0) for x in r]
     return [1.0 if x == 0 else -1.0 / (n - 1) for x in r]

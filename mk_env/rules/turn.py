@@ -414,7 +414,21 @@ def _legal_gates(st: GameState) -> list[int]:
         placed = [m for sq, m in geo.start_points if sq in taken]
         allowed = {placed[0]} if placed else {m for m in marks
                                               if sum(1 for _, x in geo.start_points if x == m) >= n}
-    return [k for k, (sq, m) in enumerate(geo.start_points) if m in allowed and sq not in taken]
+    legal = [k for k, (sq, m) in enumerate(geo.start_points) if m in allowed and sq not in taken]
+    mate_gates = [int(st.gate_sq[q]) for q in st.game.teammates[st.current] if st.gate_sq[q] >= 0]
+    if st.game.team_mode and mate_gates:  # team play: gates beside each other
+        legal = [k for k in legal if _beside(geo, k, mate_gates[0])]
+    return legal
+
+
+def _beside(geo, k: int, gate_sq: int) -> bool:
+    """Start point k is next to the start point under ``gate_sq`` clockwise or anticlockwise among
+    the points of the same mark."""
+    mark = geo.start_points[k][1]
+    ring = [i for i in geo.start_clockwise if geo.start_points[i][1] == mark]
+    j = next(i for i in ring if geo.start_points[i][0] == gate_sq)
+    a, b = ring.index(k), ring.index(j)
+    return (a - b) % len(ring) in (1, len(ring) - 1)
 
 
 def _legal_trades(st: GameState, p: int) -> np.ndarray:
