@@ -22,6 +22,7 @@ from .pack_loader import load_pack
 from .state import ARRAY_FIELDS, FORMAT_VERSION, SCALAR_FIELDS, GameState
 
 PLAYER_COUNTS = (2, 3, 4, 5)
+OPTION_NAMES = ("num_players", "board_side", "workshops", "team_mode", "pack")
 WORKSHOP_SELECTIONS = ("random", "no_duplicates")
 
 
@@ -66,7 +67,12 @@ class Game:
 
     def __init__(self, num_players: int = 4, *, board_side: str | None = None,
                  workshops: str | list[str] | tuple[str, ...] = "random", team_mode: bool = False,
-                 pack: str | ContentPack | None = None):
+                 pack: str | ContentPack | None = None, **unknown: Any):
+        if unknown:
+            raise ConfigError(f"unknown option(s) {', '.join(map(repr, sorted(unknown)))}; allowed: "
+                              f"{', '.join(OPTION_NAMES)}")
+        if not isinstance(team_mode, (bool, np.bool_)):
+            raise ConfigError(f"team_mode={team_mode!r} is not allowed; use True or False")
         if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) \
                 or num_players not in PLAYER_COUNTS:
             raise ConfigError(f"num_players={num_players!r} is not allowed; the game is for "
@@ -121,6 +127,9 @@ class Game:
                                   f"{', '.join(WORKSHOP_SELECTIONS)} or a list of workshop names")
             return workshops
         names = [w.name for w in self.pack.workshops]
+        if not isinstance(workshops, (list, tuple)) or not all(isinstance(x, str) for x in workshops):
+            raise ConfigError(f"workshops={workshops!r} is not allowed; use one of "
+                              f"{', '.join(WORKSHOP_SELECTIONS)} or a list of workshop names")
         chosen = tuple(workshops)
         want = 2 * self.num_players + 1
         if len(chosen) != want:
