@@ -86,6 +86,7 @@ class Game:
             raise ConfigError(f"team_mode=True needs exactly 4 players, got num_players={n}")
         self.workshop_selection = self._check_workshops(workshops)
         self.geo, self.layout = _tables(self.pack, self.board_side)
+        self.trade_cache: dict[tuple[bytes, bytes], np.ndarray] = {}  # see turn._legal_trades
         # cards: starters first, then the horde
         self.cards = self.pack.starter_trolls + self.pack.horde_trolls
         self.n_starters = len(self.pack.starter_trolls)

@@ -432,11 +432,16 @@ def _beside(geo, k: int, gate_sq: int) -> bool:
 
 
 def _legal_trades(st: GameState, p: int) -> np.ndarray:
-    layout = st.game.layout
-    have = eco.owned(st, p)
-    ok_give = (layout.trade_gives <= have).all(axis=1)
-    ok_gain = st.supply > 0
-    return np.flatnonzero(np.outer(ok_give, ok_gain).reshape(-1))
+    """Trades p can pay for, gaining a resource the supply still has (memoised on the game by what
+    matters: owned counts capped at the trade rate, and which supply piles are empty)."""
+    game = st.game
+    have = np.minimum(eco.owned(st, p), game.trade_rate)
+    key = (have.tobytes(), (st.supply > 0).tobytes())
+    hit = game.trade_cache.get(key)
+    if hit is None:
+        ok_give = (game.layout.trade_gives <= have).all(axis=1)
+        hit = game.trade_cache[key] = np.flatnonzero(np.outer(ok_give, st.supply > 0).reshape(-1))
+    return hit
 
 
 def _legal_conversions(st: GameState, p: int) -> list[int]:
