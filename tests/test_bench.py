@@ -1,0 +1,21 @@
+"""A smoke run of the benchmark: it runs and reports every figure (not how fast)."""
+
+from training.bench import run
+from training.cli import main
+
+
+def test_bench_reports_every_figure():
+    report = run([2], seconds=0.2)
+    fig = report["players"][2]
+    assert fig["env"]["steps"] > 0 and fig["env"]["steps_per_s"] > 0
+    assert fig["engine"]["decisions_per_s"] > 0
+    assert set(fig["ops"]) == {"clone_us", "json_save_us", "json_load_us", "mask_us", "observation_us"}
+    assert all(v > 0 for v in fig["ops"].values())
+    assert fig["memory"]["game_peak_mb"] > 0
+
+
+def test_bench_command_line(tmp_path, capsys):
+    out = tmp_path / "bench.json"
+    assert main(["bench", "--players", "3", "--seconds", "0.1", "--json", str(out)]) == 0
+    assert out.exists() and "steps_per_s" in out.read_text()
+    assert "env steps/s" in capsys.readouterr().out

@@ -1,0 +1,252 @@
+"""``mk-env bench``: how fast the environment runs, beside PettingZoo's classic games.
+
+Figures (one process, one core):
+
+* env steps/s and games/s: random masked play through the PettingZoo AEC API (``mk_env.env``, safety
+  wrappers included), the observation and the mask built at every step, for 2, 3, 4 and 5 players;
+* engine decisions/s: the rules engine alone (legal actions + apply);
+* microseconds per ``clone()``, JSON save, JSON load, mask and observation, averaged over states sampled
+  from random games;
+* peak memory (Python allocations during one game, and the process's maximum resident size);
+* with ``--compare``: the same loop on PettingZoo's ``chess_v6`` and ``connect_four_v3`` (needs the
+  ``chess`` and ``pygame`` packages), and our speed as a multiple of each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import resource
+import sys
+import time
+import tracemalloc
+from typing import Any, Callable
+
+import numpy as np
+
+
+def random_aec_loop(env: Any, seconds: float, seed: int = 0) -> dict[str, float]:
+    """Random masked play through the AEC API for ``seconds``: steps/s and games/s."""
+    rng = np.random.default_rng(seed)
+    steps = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        env.reset(seed=int(rng.integers(2**31)))
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                action = None
+            else:
+                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            env.step(action)
+            steps += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"steps_per_s": steps / elapsed, "games_per_s": games / elapsed, "steps": steps, "games": games}
+
+
+def engine_loop(num_players: int, seconds: float, seed: int = 0) -> dict[str, float]:
+    """The rules engine alone: random legal decisions per second."""
+    from mk_env.rules import Game
+
+    game = Game(num_players)
+    rng = np.random.default_rng(seed)
+    steps = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        st = game.new_initial_state(int(rng.integers(2**31)))
+        while not st.is_terminal():
+            legal = st.legal_actions()
+            st.apply(int(legal[rng.integers(len(legal))]))
+            steps += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"decisions_per_s": steps / elapsed, "games_per_s": games / elapsed}
+
+
+def sample_states(num_players: int, count: int, seed: int = 0) -> list:
+    """States from random games that dig and build (trades rarely), for timing single operations."""
+    from mk_env.rules import Game
+
+    game = Game(num_players)
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        st = game.new_initial_state(int(rng.integers(2**31)))
+        while not st.is_terminal() and len(out) < count:
+            legal = st.legal_actions()
+            non_trade = [a for a in legal if game.layout.decode(int(a))[0] != "trade"]
+            st.apply(int(rng.choice(non_trade if non_trade and rng.random() < 0.95 else legal)))
+            if rng.random() < 0.2:
+                out.append(st.clone())
+    return out
+
+
+def time_us(fn: Callable[[Any], Any], items: list, repeat: int = 3) -> float:
+    """Mean microseconds of ``fn(item)`` over ``items`` (best of ``repeat`` passes)."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for item in items:
+            fn(item)
+        best = min(best, (time.perf_counter() - start) / len(items))
+    return best * 1e6
+
+
+def operation_costs(num_players: int, count: int = 300) -> dict[str, float]:
+    """Microseconds per clone, JSON save, JSON load, mask and observation."""
+    from mk_env.env.observation import Observer
+
+    states = sample_states(num_players, count)
+    game = states[0].game
+    observer = Observer(game)
+    texts = [s.to_json() for s in states]
+
+    def mask(st):
+        st._cache.pop("legal", None)  # rebuild the legal set (board geometry stays cached, as in play)
+        return st.legal_mask()
+
+    return {
+        "clone_us": time_us(lambda s: s.clone(), states),
+        "json_save_us": time_us(lambda s: s.to_json(), states),
+        "json_load_us": time_us(game.state_from_json, texts, repeat=1),
+        "mask_us": time_us(mask, states),
+        "observation_us": time_us(lambda s: observer.encode(s, s.current_player()), states),
+    }
+
+
+def peak_memory(num_players: int) -> dict[str, float]:
+    """Peak Python allocations during one random game through the env, and the process's max RSS."""
+    import mk_env
+
+    tracemalloc.start()
+    env = mk_env.env(num_players=num_players)
+    random_aec_loop(env, seconds=0.0)
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return {"game_peak_mb": peak / 2**20,
+            "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def compare(seconds: float) -> dict[str, dict[str, float]]:
+    """The same random loop on PettingZoo's chess and connect four (skipped if not installed)."""
+    out: dict[str, dict[str, float]] = {}
+    for name in ("chess_v6", "connect_four_v3"):
+        try:
+            module = __import__(f"pettingzoo.classic.{name}", fromlist=["env"])
+        except ImportError as e:
+            out[name] = {"error": f"not installed ({e.name}); pip install chess pygame"}
+            continue
+        out[name] = random_aec_loop(module.env(), seconds)
+    return out
+
+
+def run(players: list[int], seconds: float, with_compare: bool = False) -> dict[str, Any]:
+    """Every figure, as a JSON-able dict."""
+    import mk_env
+
+    report: dict[str, Any] = {"seconds_per_figure": seconds, "players": {}}
+    for n in players:
+        report["players"][n] = {
+            "env": random_aec_loop(mk_env.env(num_players=n), seconds),
+            "engine": engine_loop(n, seconds),
+            "ops": operation_costs(n, count=200 if seconds < 1 else 400),
+            "memory": peak_memory(n),
+        }
+    if with_compare:
+        report["compare"] = compare(seconds)
+        for n, fig in report["players"].items():
+            fig["ratio"] = {k: fig["env"]["steps_per_s"] / v["steps_per_s"]
+                            for k, v in report["compare"].items() if "steps_per_s" in v}
+    return report
+
+
+def profile(num_players: int, seconds: float, top: int = 15) -> str:
+    """cProfile's top entries (by own time) of the env loop."""
+    import mk_env
+
+    prof = cProfile.Profile()
+    env = mk_env.env(num_players=num_players)
+    prof.enable()
+    random_aec_loop(env, seconds)
+    prof.disable()
+    buf = io.StringIO()
+    pstats.Stats(prof, stream=buf).sort_stats("tottime").print_stats(top)
+    return buf.getvalue()
+
+
+def print_report(report: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="mk_env speed (one core)")
+    for col in ("players", "env steps/s", "games/s", "engine decisions/s", "clone µs", "save µs",
+                "load µs", "mask µs", "obs µs", "game peak MB", "ratios"):
+        table.add_column(col, justify="right")
+    for n, fig in report["players"].items():
+        ops = fig["ops"]
+        ratios = ", ".join(f"{k.split('_')[0]} x{v:.1f}" for k, v in fig.get("ratio", {}).items())
+        table.add_row(str(n), f"{fig['env']['steps_per_s']:,.0f}", f"{fig['env']['games_per_s']:.2f}",
+                      f"{fig['engine']['decisions_per_s']:,.0f}", f"{ops['clone_us']:.1f}",
+                      f"{ops['json_save_us']:.0f}", f"{ops['json_load_us']:.0f}", f"{ops['mask_us']:.1f}",
+                      f"{ops['observation_us']:.1f}", f"{fig['memory']['game_peak_mb']:.1f}", ratios)
+    console = Console(width=max(Console().width, 150))
+    console.print(table)
+    for name, fig in report.get("compare", {}).items():
+        if "steps_per_s" in fig:
+            console.print(f"{name}: {fig['steps_per_s']:,.0f} steps/s")
+        else:
+            console.print(f"{name}: {fig['error']}")
+
+
+def _players(text: str) -> list[int]:
+    if text == "all":
+        return [2, 3, 4, 5]
+    try:
+        values = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--players {text!r}: use 'all' or numbers 2..5 like 2,4") from None
+    if not values or any(v not in (2, 3, 4, 5) for v in values):
+        raise argparse.ArgumentTypeError(f"--players {text!r}: player counts are 2..5")
+    return values
+
+
+def main(args: argparse.Namespace) -> int:
+    report = run(args.players, args.seconds, args.compare)
+    print_report(report)
+    if args.profile:
+        print(profile(args.players[-1], args.seconds))
+    text = json.dumps(report, indent=2, default=float)
+    if args.json:
+        with open(args.json, "w") as fh:
+            fh.write(text)
+    else:
+        print(text)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("bench", help="measure env steps/s, games/s, clone/save/load/mask/observation costs",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--players", type=_players, default=[2, 3, 4, 5], help="'all' or e.g. 2,4 (default: all)")
+    p.add_argument("--seconds", type=float, default=5.0, help="seconds per timed loop (default 5)")
+    p.add_argument("--compare", action="store_true", help="also time PettingZoo chess_v6 and connect_four_v3")
+    p.add_argument("--profile", action="store_true", help="print the profile's top entries (largest count)")
+    p.add_argument("--json", metavar="PATH", help="write the figures as JSON here (default: print them)")
+    p.set_defaults(func=main)
+
+
+if __name__ == "__main__":
+    from training.cli import main as cli_main
+
+    sys.exit(cli_main(["bench"] + sys.argv[1:]))
