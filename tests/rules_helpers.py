@@ -100,7 +100,7 @@ def hold(st, p: int, slot: int, **amounts: int) -> None:
 
 def place_tunnel(st, cells: list[tuple[int, int]], shape: int = 0) -> None:
     """Lay a tunnel tile on the board directly (to build a position), updating the networks."""
-    turn._place_tile(st, np.array([st.game.geo.sq(r, c) for r, c in cells]), 2, shape)
+    turn.place_tile(st, np.array([st.game.geo.sq(r, c) for r, c in cells]), 2, shape)
     st._cache.clear()
 
 

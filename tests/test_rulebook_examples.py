@@ -182,7 +182,7 @@ def test_toolforge_with_three_open_entrances(game, st):
     place_tunnel(st, [(5, 0)], shape=-1)
     st.kind[sq(game, 5, 0)] = 1
     place_tunnel(st, [(5, 1), (4, 1), (5, 2)], shape=1)
-    turn._recompute_networks(st)
+    turn.recompute_networks(st)
     give(st, 0, heartstone=4)
     st._cache.clear()
     assert st.reach[0, sq(game, 3, 2)] and st.reach[1, sq(game, 4, 1)] and st.reach[1, sq(game, 5, 2)]

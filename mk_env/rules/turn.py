@@ -19,35 +19,21 @@ legal action is *pass* is taken automatically, so agents are only asked real que
 
 from __future__ import annotations
 
-from collections import deque
-
 import numpy as np
 
 from . import economy as eco
-from .actions import (HORDE_BENEATH, HORDE_ROW, N_HORDE, N_SMOOT, RECRUIT_SLOTS, SMOOT_SUPPORT,
-                      TROLLSMOOT_ROWS)
-from .content import (CART, CLAN_CART0, COIN, HAMMER, MINERALS, N_CLANS, N_RESOURCES, N_TIERS, RESOURCES,
-                      RUNE)
+from .actions import HORDE_ROW, N_HORDE, N_SMOOT, TROLLSMOOT_ROWS
+from .board import (legal_digs, legal_halls, movable_statues, place_tile, recompute_networks,  # noqa: F401
+                    split_protrusions, statue_destinations, workshop_touch)
+from .content import CART, CLAN_CART0, COIN, HAMMER, MINERALS, N_CLANS, N_RESOURCES, N_TIERS, RESOURCES, RUNE
+from .explain import explain_illegal
+from .hidden import determinize  # noqa: F401 (the engine surface: Game.rules.determinize)
+from .legal import bribes_needed, legal_actions, legal_pedestal_clans, spell_effect
+from .phases import *  # noqa: F401,F403 (phase constants are part of this module's surface)
+from .phases import (BRIBE, DIG_MINERAL, DIG_PEDESTAL, DIG_WORKSHOP, DRAFT, GAME_OVER, GATE, PHASE_NAMES,
+                     RECRUIT_PEDESTAL, SPELL_DIG, SPELL_HORDE, SPELL_OPTION, SPELL_PEDESTAL, SPELL_SMOOT,
+                     SPELL_STATUE, STATUE_DEST, STEP1, STEP2, STEP3, STEP4, WORKSHOP, IllegalActionError)
 from .state import GameState
-
-PHASE_NAMES = (
-    "setup_gate", "setup_draft", "step1_spells_workshops", "workshop", "spell_option", "spell_trollsmoot",
-    "spell_horde", "spell_pedestal", "spell_dig", "spell_statue", "step2_recruit_or_dig", "bribe",
-    "recruit_pedestal", "dig_mineral", "dig_pedestal", "dig_workshop", "step3_great_hall",
-    "step4_move_statues", "statue_destination", "game_over",
-)
-(GATE, DRAFT, STEP1, WORKSHOP, SPELL_OPTION, SPELL_SMOOT, SPELL_HORDE, SPELL_PEDESTAL, SPELL_DIG,
- SPELL_STATUE, STEP2, BRIBE, RECRUIT_PEDESTAL, DIG_MINERAL, DIG_PEDESTAL, DIG_WORKSHOP, STEP3, STEP4,
- STATUE_DEST, GAME_OVER) = range(len(PHASE_NAMES))
-#: phases where trading with the supply is allowed
-TRADE_PHASES = frozenset((STEP1, WORKSHOP, STEP2, STEP3, STEP4))
-#: phases where pass is allowed (STEP2 only when nothing else is possible)
-PASS_PHASES = frozenset((STEP1, WORKSHOP, STEP3, STEP4, DIG_PEDESTAL, DIG_WORKSHOP, SPELL_STATUE))
-EMPTY = np.zeros(0, dtype=np.int64)
-
-
-class IllegalActionError(ValueError):
-    """An illegal decision: says which, why, and what is allowed. The state is left unchanged."""
 
 
 # ================================================================================================
@@ -200,343 +186,6 @@ def _draw_spell(st: GameState) -> int:
 
 
 # ================================================================================================
-# networks and tunnels on the board
-# ================================================================================================
-def _recompute_networks(st: GameState) -> None:
-    """Each player's network: every tile square connected to their gate (isolated tiles belong to
-    nobody until reconnected)."""
-    nb = st.game.geo.neighbours
-    st.reach[:] = False
-    occupied = st.kind > 0
-    for p, gate in enumerate(st.gate_sq):
-        if gate < 0:
-            continue
-        seen = st.reach[p]
-        seen[gate] = True
-        todo = [int(gate)]
-        while todo:
-            s = todo.pop()
-            for t in nb[s]:
-                if occupied[t] and not seen[t]:
-                    seen[t] = True
-                    todo.append(int(t))
-    st.reach[:, -1] = False
-
-
-def own_network(st: GameState, p: int) -> np.ndarray:
-    return st.reach[p]
-
-
-def opponent_network(st: GameState, p: int) -> np.ndarray:
-    """Squares of every network not on p's team."""
-    mates = st.game.teammates[p]
-    others = [q for q in range(st.num_players) if q not in mates]
-    if not others:
-        return np.zeros(st.reach.shape[1], bool)
-    return st.reach[others].any(axis=0)
-
-
-def _dig_geometry(st: GameState, p: int) -> np.ndarray:
-    """Tunnel placements that are free, beside p's network and not beside an opponent's (cached
-    until the board changes)."""
-    key = ("dig", p)
-    hit = st._cache.get(key)
-    if hit is not None and hit[0] == st.board_version:
-        return hit[1]
-    geo = st.game.geo
-    table = geo.tunnel_placements
-    cand = geo.tunnels_beside.lookup(np.flatnonzero(st.reach[p]))
-    if len(cand):
-        free = st.kind == 0
-        ok = free[table.cells[cand]].all(axis=1)
-        cand = cand[ok]
-        opp = opponent_network(st, p)
-        cand = cand[~opp[table.nbrs[cand]].any(axis=1)]
-    st._cache[key] = (st.board_version, cand)
-    return cand
-
-
-def legal_digs(st: GameState, p: int, have: np.ndarray | None = None) -> np.ndarray:
-    """Tunnel placements p may dig now: geometry, a stack left, minerals of one kind, hammers."""
-    cand = _dig_geometry(st, p)
-    if len(cand) == 0:
-        return cand
-    table = st.game.geo.tunnel_placements
-    have = eco.owned(st, p) if have is None else have
-    ok = (table.size[cand] <= have[:3].max()) & (st.tunnel_supply[table.piece[cand]] > 0)
-    if not st.ignore_rubble:
-        ok &= table.rubble[cand] <= have[HAMMER]
-    return cand[ok]
-
-
-def legal_halls(st: GameState, p: int) -> np.ndarray:
-    """Great hall placements over tunnels of p's own network only, gap-free, hall still in supply."""
-    geo = st.game.geo
-    tunnels = (st.kind == 2) & st.reach[p]
-    sqs = np.flatnonzero(tunnels)
-    if len(sqs) == 0:
-        return EMPTY
-    cand = geo.halls_over.lookup(sqs)
-    table = geo.hall_placements
-    cand = cand[st.hall_altar[table.piece[cand]] < 0]
-    tunnels[-1] = True  # the padding of smaller halls
-    return cand[tunnels[table.cells[cand]].all(axis=1)]
-
-
-def _region_squares(st: GameState, regions) -> np.ndarray:
-    return np.flatnonzero(np.isin(st.region[:-1], list(regions)))
-
-
-def statue_destinations(st: GameState, p: int, sq: int) -> np.ndarray:
-    """Where one cart moves the statue on ``sq``: any free square of its own tunnel or of a tunnel
-    adjacent to it, within p's network (halls, protruding parts and the gate are tunnels too)."""
-    nb = st.game.geo.neighbours
-    own = st.reach[p]
-    home = int(st.region[sq])
-    mine = _region_squares(st, (home,))
-    regions = {home}
-    for s in mine:
-        for t in nb[s]:
-            if own[t] and st.region[t] >= 0:
-                regions.add(int(st.region[t]))
-    dest = _region_squares(st, regions)
-    return dest[(st.statue[dest] < 0) & own[dest]]
-
-
-def movable_statues(st: GameState, p: int, free: bool) -> list[int]:
-    """Squares of unearthed statues in p's network that can move now (a cart of their clan or a wild
-    one, unless the move is free)."""
-    squares = np.flatnonzero((st.statue[:-1] >= 0) & st.reach[p, :-1])
-    out = []
-    for sq in squares:
-        if not free and eco.carts_for_clan(st, p, int(st.statue[sq])) < 1:
-            continue
-        if len(statue_destinations(st, p, int(sq))):
-            out.append(int(sq))
-    return out
-
-
-def workshop_touch(st: GameState, p: int, site: int) -> tuple[bool, int]:
-    """(p's network touches an entrance, number of open entrances: sides touching any network)."""
-    sq = st.game.geo.site_squares[site]
-    nbrs = st.game.geo.neighbours[sq]
-    any_net = st.reach.any(axis=0)
-    return bool(st.reach[p][nbrs].any()), int(any_net[nbrs].sum())
-
-
-# ================================================================================================
-# legal decisions
-# ================================================================================================
-def legal_actions(st: GameState) -> np.ndarray:
-    hit = st._cache.get("legal")
-    if hit is not None:
-        return hit
-    out = _legal(st)
-    st._cache["legal"] = out
-    return out
-
-
-def _block(st: GameState, name: str, args) -> np.ndarray:
-    return np.asarray(args, dtype=np.int64) + st.game.layout.offset[name]
-
-
-def _legal(st: GameState) -> np.ndarray:
-    ph, p, game = st.phase, st.current, st.game
-    if ph == GAME_OVER:
-        return EMPTY
-    parts: list[np.ndarray] = []
-    if ph in PASS_PHASES:
-        parts.append(np.zeros(1, np.int64))
-    if ph == GATE:
-        parts.append(_block(st, "gate", _legal_gates(st)))
-    elif ph == DRAFT:
-        free_slots = [s for s in range(TROLLSMOOT_ROWS[0]) if st.smoot[p, s] < 0]
-        args = sorted({t * TROLLSMOOT_ROWS[0] + s for t in st.draft_hand[p] for s in free_slots})
-        parts.append(_block(st, "draft", args))
-    elif ph == STEP1:
-        have = eco.owned(st, p)
-        if not st.spell_cast and have[RUNE] >= 1:
-            parts.append(_block(st, "cast", [i for i in range(len(st.spellbook))
-                                             if st.spellbook[i] >= 0 and _castable(st, p, i)]))
-        if st.workshops_left > 0:
-            sites = [s for s in range(len(st.workshop)) if st.workshop[s] >= 0 and
-                     s not in st.used_sites and workshop_touch(st, p, s)[0]]
-            parts.append(_block(st, "activate_workshop", sites))
-    elif ph == WORKSHOP:
-        parts.append(_block(st, "workshop_use", _legal_conversions(st, p)))
-    elif ph == STEP2:
-        rec = _legal_recruits(st, p)
-        digs = legal_digs(st, p)
-        if len(rec) == 0 and len(digs) == 0:
-            parts.append(np.zeros(1, np.int64))
-        parts.append(_block(st, "recruit", rec))
-        parts.append(_block(st, "dig", digs))
-    elif ph == SPELL_DIG:
-        parts.append(_block(st, "dig", legal_digs(st, p)))
-    elif ph == STEP3:
-        parts.append(_block(st, "hall", legal_halls(st, p)))
-    elif ph in (STEP4, SPELL_STATUE):
-        parts.append(_block(st, "select_statue", movable_statues(st, p, free=ph == SPELL_STATUE)))
-    elif ph == STATUE_DEST:
-        parts.append(_block(st, "move_statue", statue_destinations(st, p, st.pending["statue"])))
-    elif ph == SPELL_OPTION:
-        spell = game.pack.spells[st.spellbook[st.pending["spell"]]]
-        parts.append(_block(st, "spell_option", range(len(spell.params["options"]))))
-    elif ph == SPELL_SMOOT:
-        parts.append(_block(st, "smoot_slot", _spell_smoot_slots(st, p)))
-    elif ph == SPELL_HORDE:
-        parts.append(_block(st, "horde_slot", _spell_horde_slots(st)))
-    elif ph in (SPELL_PEDESTAL, RECRUIT_PEDESTAL):
-        parts.append(_block(st, "pedestal", np.flatnonzero(st.bag > 0)))
-    elif ph == BRIBE:
-        parts.append(_block(st, "bribe", np.flatnonzero(eco.owned(st, p) > 0)))
-    elif ph == DIG_MINERAL:
-        size = int(game.geo.tunnel_placements.size[st.pending["dig"]])
-        parts.append(_block(st, "mineral", np.flatnonzero(eco.owned(st, p)[:3] >= size)))
-    elif ph == DIG_PEDESTAL:
-        parts.append(_block(st, "pedestal", _legal_pedestal_clans(st, p)))
-    elif ph == DIG_WORKSHOP:
-        parts.append(_block(st, "establish", np.flatnonzero(st.workshop_supply > 0)))
-    if ph in TRADE_PHASES:
-        parts.append(_block(st, "trade", _legal_trades(st, p)))
-    out = np.concatenate(parts) if parts else EMPTY
-    out.sort()
-    return out
-
-
-def _legal_gates(st: GameState) -> list[int]:
-    geo, n = st.game.geo, st.num_players
-    taken = {int(s) for s in st.gate_sq if s >= 0}
-    marks = {m for _, m in geo.start_points}
-    if n in marks:
-        allowed = {n}
-    else:  # 2 players: any two matching-numbered start points
-        placed = [m for sq, m in geo.start_points if sq in taken]
-        allowed = {placed[0]} if placed else {m for m in marks
-                                              if sum(1 for _, x in geo.start_points if x == m) >= n}
-    legal = [k for k, (sq, m) in enumerate(geo.start_points) if m in allowed and sq not in taken]
-    mate_gates = [int(st.gate_sq[q]) for q in st.game.teammates[st.current] if st.gate_sq[q] >= 0]
-    if st.game.team_mode and mate_gates:  # team play: gates beside each other
-        legal = [k for k in legal if _beside(geo, k, mate_gates[0])]
-    return legal
-
-
-def _beside(geo, k: int, gate_sq: int) -> bool:
-    """Start point k is next to the start point under ``gate_sq`` clockwise or anticlockwise among
-    the points of the same mark."""
-    mark = geo.start_points[k][1]
-    ring = [i for i in geo.start_clockwise if geo.start_points[i][1] == mark]
-    j = next(i for i in ring if geo.start_points[i][0] == gate_sq)
-    a, b = ring.index(k), ring.index(j)
-    return (a - b) % len(ring) in (1, len(ring) - 1)
-
-
-def _legal_trades(st: GameState, p: int) -> np.ndarray:
-    """Trades p can pay for, gaining a resource the supply still has (memoised on the game by what
-    matters: owned counts capped at the trade rate, and which supply piles are empty)."""
-    game = st.game
-    have = np.minimum(eco.owned(st, p), game.trade_rate)
-    key = (have.tobytes(), (st.supply > 0).tobytes())
-    hit = game.trade_cache.get(key)
-    if hit is None:
-        ok_give = (game.layout.trade_gives <= have).all(axis=1)
-        hit = game.trade_cache[key] = np.flatnonzero(np.outer(ok_give, st.supply > 0).reshape(-1))
-    return hit
-
-
-def _legal_conversions(st: GameState, p: int) -> list[int]:
-    layout = st.game.layout
-    w = int(st.workshop[st.active_site])
-    if st.uses_left <= 0:
-        return []
-    shop = st.game.pack.workshops[w]
-    have = eco.owned(st, p)
-    if shop.wild_carts_only:
-        have = have.copy()
-        have[CART] = eco.wild_carts(st, p)
-    ok = (layout.conv_workshop == w) & (layout.conv_give <= have).all(axis=1)
-    out = []
-    for j in np.flatnonzero(ok):
-        conv = layout.conversions[j]
-        if conv.move is not None:
-            if st.tokens[p, conv.move[0], conv.move[1]] > 0:
-                out.append(int(j))
-        elif all(st.supply[r] >= conv.gain[r] for r in range(N_RESOURCES)):
-            out.append(int(j))
-    return out
-
-
-def _bribes_needed(st: GameState, h: int) -> list[int]:
-    return [b for b in HORDE_BENEATH[h] if st.horde[b] >= 0]
-
-
-def _open_smoot_slots(st: GameState, p: int) -> list[int]:
-    smoot = st.smoot[p]
-    return [t for t in RECRUIT_SLOTS if smoot[t] < 0 and all(smoot[b] >= 0 for b in SMOOT_SUPPORT[t])]
-
-
-def _legal_recruits(st: GameState, p: int) -> list[int]:
-    if int((st.smoot[p] >= 0).sum()) >= st.game.max_trolls:
-        return []
-    slots = _open_smoot_slots(st, p)
-    if not slots:
-        return []
-    have = eco.owned(st, p)
-    purse = int(have.sum()) if st.bribe_any else int(have[COIN])
-    n_slots = len(RECRUIT_SLOTS)
-    out = []
-    for h in range(N_HORDE):
-        if st.horde[h] >= 0 and len(_bribes_needed(st, h)) <= purse:
-            out += [h * n_slots + RECRUIT_SLOTS.index(t) for t in slots]
-    return out
-
-
-def _legal_pedestal_clans(st: GameState, p: int) -> list[int]:
-    anchor = int(st.game.geo.tunnel_placements.anchor[st.pending["dig"]])
-    tier = int(st.game.geo.tier[anchor]) - 1
-    s = st.game.storage_of[p]
-    return [c for c in range(N_CLANS) if st.storage_pedestals[s, c] > 0 and st.track_taken[tier, c] < 0]
-
-
-def _castable(st: GameState, p: int, i: int) -> bool:
-    """A spell may be cast only if its effect can be carried out now."""
-    spell = st.game.pack.spells[st.spellbook[i]]
-    effect = spell.effect
-    if effect == "dig_now":
-        return len(legal_digs(st, p)) > 0  # the rune paid is neither a mineral nor a hammer
-    if effect == "ascension":
-        return bool(_spell_smoot_slots(st, p, "ascension")) and bool(_spell_horde_slots(st, "ascension"))
-    if effect == "collect_bribes":
-        return bool(_spell_horde_slots(st, "collect_bribes"))
-    if effect == "take_pedestal":
-        return bool(st.bag.sum() > 0)
-    if effect == "free_statue_moves":
-        return bool(movable_statues(st, p, free=True))
-    if effect == "extra_workshop":
-        return True
-    return True
-
-
-def _spell_effect(st: GameState) -> str:
-    return st.game.pack.spells[st.spellbook[st.pending["spell"]]].effect
-
-
-def _spell_smoot_slots(st: GameState, p: int, effect: str | None = None) -> list[int]:
-    effect = effect or _spell_effect(st)
-    cards = st.smoot[p]
-    if effect == "ascension":
-        return [s for s in range(N_SMOOT) if cards[s] >= 0 and st.game.card_level[cards[s]] == 2]
-    return [s for s in range(N_SMOOT) if cards[s] >= 0]
-
-
-def _spell_horde_slots(st: GameState, effect: str | None = None) -> list[int]:
-    effect = effect or _spell_effect(st)
-    if effect == "ascension":
-        return [h for h in range(N_HORDE) if HORDE_ROW[h] == 2 and st.horde[h] >= 0]
-    return [h for h in range(N_HORDE) if st.horde[h] >= 0 and st.horde_bribes[h].sum() > 0]
-
-
-# ================================================================================================
 # applying a decision
 # ================================================================================================
 def apply_action(st: GameState, action) -> None:
@@ -602,7 +251,7 @@ def _on_pass(st: GameState, p: int, _arg: int) -> None:
 def _on_gate(st: GameState, p: int, k: int) -> None:
     sq = st.game.geo.start_points[k][0]
     st.gate_sq[p] = sq
-    _place_tile(st, [sq], 1, -1)
+    place_tile(st, [sq], 1, -1)
     if p + 1 < st.num_players:
         st.current = p + 1
     else:
@@ -712,7 +361,7 @@ def _on_spell_option(st: GameState, p: int, k: int) -> None:
 
 
 def _on_smoot_slot(st: GameState, p: int, slot: int) -> None:
-    effect = _spell_effect(st)
+    effect = spell_effect(st)
     if effect == "ascension":
         st.pending = {**st.pending, "smoot": slot}
         st.phase = SPELL_HORDE
@@ -727,7 +376,7 @@ def _on_smoot_slot(st: GameState, p: int, slot: int) -> None:
 
 def _on_horde_slot(st: GameState, p: int, h: int) -> None:
     s = st.game.storage_of[p]
-    if _spell_effect(st) == "collect_bribes":
+    if spell_effect(st) == "collect_bribes":
         st.storage[s] += st.horde_bribes[h]
         st.horde_bribes[h] = 0
         _finish_spell(st)
@@ -758,7 +407,7 @@ def _on_activate_workshop(st: GameState, p: int, site: int) -> None:
     st.workshops_left -= 1
     st.used_sites = st.used_sites + [site]
     st.active_site = site
-    st.uses_left = workshop_touch(st, p, site)[1]
+    st.uses_left = int(workshop_touch(st, p)[1][site])
     st.phase = WORKSHOP
 
 
@@ -808,7 +457,7 @@ def _on_spell_pedestal_or_other(st: GameState, p: int, clan: int) -> None:
 # -- step 2: recruit ------------------------------------------------------------------------------
 def _on_recruit(st: GameState, p: int, arg: int) -> None:
     h, t = st.game.layout.recruit_args(arg)
-    targets = _bribes_needed(st, h)
+    targets = bribes_needed(st, h)
     st.pending = {"horde": h, "smoot": t, "bribes": tuple(targets)}
     if st.bribe_any and targets:
         st.phase = BRIBE
@@ -903,27 +552,16 @@ def _dig(st: GameState, p: int, mineral: int) -> None:
     if not st.ignore_rubble:
         eco.pay(st, p, HAMMER, int(table.rubble[i]))
     st.tunnel_supply[piece] -= 1
-    _place_tile(st, cells, 2, piece)
+    place_tile(st, cells, 2, piece)
     st.honour[p] += game.pack.tunnel_honour[size][MINERALS[mineral]]
     for sq in cells:
         if st.buried[sq] >= 0:
             eco.gain(st, p, int(st.buried[sq]), 1)
             st.buried[sq] = -1
-    if table.anchor[i] >= 0 and _legal_pedestal_clans(st, p):
+    if table.anchor[i] >= 0 and legal_pedestal_clans(st, p):
         st.phase = DIG_PEDESTAL
         return
     _dig_workshops(st, p)
-
-
-def _place_tile(st: GameState, cells, kind: int, shape: int) -> None:
-    st.kind[cells] = kind
-    st.tile[cells] = st.next_tile
-    st.region[cells] = st.next_region
-    st.tile_shape = st.tile_shape + [shape]
-    st.next_tile += 1
-    st.next_region += 1
-    st.board_version += 1
-    _recompute_networks(st)
 
 
 def _dig_workshops(st: GameState, p: int) -> None:
@@ -977,31 +615,12 @@ def _on_hall(st: GameState, p: int, i: int) -> None:
     st.pedestal[cells] = -1
     st.hall_at[cells] = hall
     st.hall_altar[hall] = table.anchor[i]
-    _place_tile(st, cells, 3, -1)
+    place_tile(st, cells, 3, -1)
     for t in covered_tiles:
-        _split_protrusions(st, t)
+        split_protrusions(st, t)
     st.phase = STEP4
 
 
-def _split_protrusions(st: GameState, tile_id: int) -> None:
-    """Each connected part of a tunnel left uncovered by a hall becomes a tunnel of its own."""
-    nb = st.game.geo.neighbours
-    rest = set(int(s) for s in np.flatnonzero((st.tile == tile_id) & (st.kind == 2)))
-    while rest:
-        start = rest.pop()
-        part, todo = [start], deque([start])
-        while todo:
-            s = todo.popleft()
-            for t in nb[s]:
-                if int(t) in rest:
-                    rest.discard(int(t))
-                    part.append(int(t))
-                    todo.append(int(t))
-        st.region[part] = st.next_region
-        st.next_region += 1
-
-
-# -- step 4: statues --------------------------------------------------------------------------------
 def _on_select_statue(st: GameState, p: int, sq: int) -> None:
     st.pending = {**st.pending, "statue": sq, "back": st.phase}
     st.phase = STATUE_DEST
@@ -1046,113 +665,3 @@ HANDLERS = {
     "establish": _on_establish, "hall": _on_hall, "select_statue": _on_select_statue,
     "move_statue": _on_move_statue, "smoot_slot": _on_smoot_slot, "horde_slot": _on_horde_slot,
 }
-
-
-# ================================================================================================
-# hidden information
-# ================================================================================================
-def determinize(st: GameState, player: int, rng: np.random.Generator) -> GameState:
-    out = st.clone()
-    for lvl in range(3):
-        k = out.deck_unseen[lvl]
-        if k > 1:
-            top = out.decks[lvl][:k]
-            out.decks[lvl] = [top[i] for i in rng.permutation(k)] + out.decks[lvl][k:]
-    k = out.spell_unseen
-    if k > 1:
-        top = out.spell_deck[:k]
-        out.spell_deck = [top[i] for i in rng.permutation(k)] + out.spell_deck[k:]
-    for q in range(st.num_players):
-        hand, deck = out.draft_hand[q], out.draft_deck[q]
-        if q == player:
-            out.draft_deck[q] = [deck[i] for i in rng.permutation(len(deck))]
-        elif hand or deck:
-            pool = hand + deck
-            pool = [pool[i] for i in rng.permutation(len(pool))]
-            out.draft_hand[q], out.draft_deck[q] = pool[: len(hand)], pool[len(hand):]
-    out._rng = np.random.Generator(np.random.PCG64(int(rng.integers(2**63))))
-    out._rng_state = None
-    out._cache = {}
-    return out
-
-
-# ================================================================================================
-# explaining an illegal decision
-# ================================================================================================
-def explain_illegal(st: GameState, a: int) -> str:
-    layout = st.game.layout
-    p = st.current
-    block, arg = layout.decode(a)
-    legal = legal_actions(st)
-    allowed_blocks = sorted({layout.decode(int(x))[0] for x in legal})
-    head = (f"illegal action {a} ({layout.describe(a)}) for player {p} in phase "
-            f"{PHASE_NAMES[st.phase]}")
-    if block not in allowed_blocks:
-        reason = f"'{block}' decisions are not allowed in this phase"
-    else:
-        reason = _reason(st, p, block, arg)
-    examples = "; ".join(layout.describe(int(x)) for x in legal[:4])
-    more = f" (and {len(legal) - 4} more)" if len(legal) > 4 else ""
-    return (f"{head}: {reason}. Allowed now: {len(legal)} actions of kinds "
-            f"{', '.join(allowed_blocks)}, e.g. {examples}{more}")
-
-
-def _reason(st: GameState, p: int, block: str, arg: int) -> str:
-    game = st.game
-    have = eco.owned(st, p)
-    if block == "dig":
-        table = game.geo.tunnel_placements
-        piece, size = int(table.piece[arg]), int(table.size[arg])
-        cells = table.cells[arg, :size]
-        if st.tunnel_supply[piece] <= 0:
-            return f"no {game.pack.tunnels[piece].name} tiles are left in the supply"
-        if (st.kind[cells] != 0).any():
-            return "it would overlap another tile"
-        if not st.reach[p][table.nbrs[arg]].any():
-            return "it is not adjacent to your network"
-        if opponent_network(st, p)[table.nbrs[arg]].any():
-            return "it would be adjacent to an opponent's network"
-        if have[:3].max() < size:
-            return f"it costs {size} minerals of one kind and you own {dict(zip(MINERALS, have[:3].tolist()))}"
-        return f"it covers {int(table.rubble[arg])} rubble and you own {int(have[HAMMER])} hammers"
-    if block == "recruit":
-        h, t = game.layout.recruit_args(arg)
-        if int((st.smoot[p] >= 0).sum()) >= game.max_trolls:
-            return f"your trollsmoot already has {game.max_trolls} trolls: you must dig"
-        if t not in _open_smoot_slots(st, p):
-            return f"trollsmoot slot {t} is not free or does not rest on two trolls"
-        if st.horde[h] < 0:
-            return f"horde slot {h} is empty"
-        need = len(_bribes_needed(st, h))
-        return f"it needs {need} bribes and you own {int(have[COIN])} coins"
-    if block == "hall":
-        hall = int(game.geo.hall_placements.piece[arg])
-        if st.hall_altar[hall] >= 0:
-            return f"{game.pack.great_halls[hall].name} is already dedicated"
-        return "a great hall must cover only tunnels of your own network, exactly and without gaps"
-    if block == "trade":
-        give, gain = game.layout.trade_args(arg)
-        if st.supply[gain] <= 0:
-            return f"the supply has no {RESOURCES[gain]} left"
-        return f"you own {dict(zip(RESOURCES, have.tolist()))}"
-    if block == "cast":
-        if st.spell_cast:
-            return "you already cast a spell this turn"
-        if have[RUNE] < 1:
-            return "casting needs 1 rune and you own none"
-        if st.spellbook[arg] < 0:
-            return "that spellbook position is empty"
-        return "the spell's effect cannot be carried out now"
-    if block == "activate_workshop":
-        if st.workshop[arg] < 0:
-            return "no workshop is established on that site"
-        if arg in st.used_sites or st.workshops_left <= 0:
-            return "you already activated a workshop this turn"
-        return "your network does not touch any entrance of that workshop"
-    if block == "select_statue":
-        return "there is no statue of your network there that can move now"
-    if block == "move_statue":
-        return "that square is not a free square of the statue's tunnel or of an adjacent tunnel of your network"
-    if block == "pedestal":
-        return "that pedestal is not available (none of that clan, or its clan already has a pedestal on this tier)"
-    return "it is not legal in this state"

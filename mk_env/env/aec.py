@@ -1,0 +1,374 @@
+"""# In the Hall of the Mountain King: the PettingZoo environment
+
+| | |
+|---|---|
+| Import | `import mk_env; env = mk_env.env(num_players=4)` |
+| API | AEC (turn-based) |
+| Agents | `player_0` ... `player_{n-1}` (n = 2..5) |
+| Action space | `Discrete(N)`, N = `game.layout.size` (9311 on winter, 6572 on autumn) |
+| Observation | `Dict({"observation": Dict of float32 Boxes, "action_mask": Box(0, 1, (N,), int8)})` |
+
+## Creation
+
+```python
+import mk_env
+env = mk_env.env(num_players=4, render_mode=None, reward="win")   # safety wrappers
+raw = mk_env.raw_env(num_players=2, board_side="autumn", strict=True)
+```
+
+`num_players` is 2..5; game options (`board_side`, `workshops`, `team_mode`, `pack`) pass straight to
+the engine's `Game(...)`; a bad option raises the engine's `ConfigError`. `reward` is `"win"`
+(default), `"margin"` or `"dense"`. `env()` wraps `raw_env(strict=False)` with PettingZoo's
+`AssertOutOfBoundsWrapper` and `OrderEnforcingWrapper`. The game is seeded by `reset(seed=...)`
+(`reset()` without a seed continues the previous seed's sequence). The environment is registered
+with PettingZoo's registry as `mountain_king_v0` where the installed PettingZoo has one
+(`pettingzoo.make("aec", "mountain_king_v0")`).
+
+## Agents
+
+`player_p` plays seat `p`; seat 0 is the start player. Only one agent acts at a time
+(`env.agent_selection`); a decision may be a whole step or a small sub-decision (a mineral, a
+pedestal, a bribe, a statue's destination ...). Decisions whose only legal action is *pass* are taken
+by the engine automatically.
+
+## Observation
+
+`observe(agent)` returns `{"observation": {...}, "action_mask": int8[N]}`. The mask is 1 exactly
+where the engine accepts the action now (all zeros for an agent whose turn it is not).
+`observation` is a flat dict of float32 arrays, each declared exactly in `observation_space(agent)`
+as a `Box(0, 1, shape, float32)`: counts are divided by the largest value the game's components allow
+(a resource count by the number of tokens of that resource, a token count on a troll by the most
+symbols of that kind on any card, ...). It is egocentric: every player axis starts with the observing
+player, then the others in turn order. It holds only what that player may know: never the order of
+the horde decks or of the spell deck, nor another player's starter hand (deck sizes are public).
+The sub-decision being resolved (selected statue, the tunnel awaiting its mineral, the spell being
+resolved, the troll being recruited ...) is part of it, so the observation is Markov for the acting
+player. Board channels are float32 0/1 over the grid, shape `(C, H, W)`; the dict is flat, so
+Stable-Baselines3's `MultiInputPolicy` takes the inner dict as it is.
+
+<!-- tables:start -->
+### Observation arrays
+
+| key | shape (2 / 3 / 4 / 5 players) | meaning |
+|---|---|---|
+| `board` | (49, 15, 17) / (50, 13, 15) / (51, 15, 17) / (52, 15, 17) | board channels over the grid (see the channel table) |
+| `horde` | (12, 27) / (12, 27) / (12, 27) / (12, 27) | each horde slot (Level-1 row 0-4, Level-2 row 5-8, Level-3 row 9-11): the card, its bribes / retire limit, its pedestal clan |
+| `trollsmoots` | (2, 10, 27) / (3, 10, 27) / (4, 10, 27) / (5, 10, 27) | each player's trollsmoot (me first), each slot (bottom row 0-3, 4-6, 7-8, 9): the card and the tokens it holds / the most any card shows |
+| `players` | (2, 27) / (3, 27) / (4, 27) / (5, 27) | per player (me first): storage, pedestals, owned resources, scores so far, flags |
+| `spellbook` | (3, 19) / (3, 19) / (3, 19) / (3, 19) | each spellbook position: the spell (one-hot), present, runes / runes to disintegrate |
+| `supply` | (40,) / (40,) / (40,) / (40,) | the supplies: resources, tunnel stacks, great halls, workshop tiles, pedestal bag, deck sizes, coronation tokens left |
+| `pedestal_track` | (5, 3, 4) / (5, 3, 5) / (5, 3, 6) / (5, 3, 7) | the pedestal track by tier and clan: token value, free, who took it (me first) |
+| `turn` | (29,) / (29,) / (29,) / (29,) | the phase (one-hot), this turn's flags and the endgame |
+| `pending` | (54,) / (54,) / (54,) / (54,) | the sub-decision being resolved: spell position, trollsmoot and horde slots, bribes left, the troll being recruited, the tunnel being dug, a free statue move, workshop sites left |
+| `draft` | (7,) / (7,) / (7,) / (7,) | my own starter hand during the draft (one-hot by starter) and my unseen starters / starters |
+
+### Board channels (4 players; `network_k` has one channel per player)
+
+| channel | name | 1 where |
+|---|---|---|
+| 0 | `on_board` | an ordinary square of the board (not the heart, not off the board) |
+| 1 | `heart` | the mountain's heart |
+| 2 | `tier_1` | tier 1 square (dark gray) |
+| 3 | `tier_2` | tier 2 square (gray) |
+| 4 | `tier_3` | tier 3 square (brown) |
+| 5 | `tier_4` | tier 4 square (orange) |
+| 6 | `tier_5` | tier 5 square (yellow) |
+| 7 | `workshop_site` | a workshop site |
+| 8 | `rubble` | rubble not yet covered by a tile |
+| 9 | `buried_stone` | a buried stone still in the ground |
+| 10 | `buried_iron` | a buried iron still in the ground |
+| 11 | `buried_heartstone` | a buried heartstone still in the ground |
+| 12 | `buried_coin` | a buried coin still in the ground |
+| 13 | `buried_cart` | a buried cart still in the ground |
+| 14 | `buried_hammer` | a buried hammer still in the ground |
+| 15 | `buried_rune` | a buried rune still in the ground |
+| 16 | `statue_fire` | a statue of the Fire clan |
+| 17 | `statue_ice` | a statue of the Ice clan |
+| 18 | `statue_moon` | a statue of the Moon clan |
+| 19 | `statue_buried` | a statue not yet unearthed (no tile on its square) |
+| 20 | `pedestal_fire` | a pedestal of the Fire clan |
+| 21 | `pedestal_ice` | a pedestal of the Ice clan |
+| 22 | `pedestal_moon` | a pedestal of the Moon clan |
+| 23 | `gate` | a gate |
+| 24 | `tunnel` | a tunnel tile |
+| 25 | `great_hall` | a great hall |
+| 26 | `altar` | the altar square of a dedicated great hall |
+| 27 | `network_0` | in the network of me |
+| 28 | `network_1` | in the network of the player 1 seat(s) after me |
+| 29 | `network_2` | in the network of the player 2 seat(s) after me |
+| 30 | `network_3` | in the network of the player 3 seat(s) after me |
+| 31 | `same_tunnel_up` | the square up of it belongs to the same tunnel (region) |
+| 32 | `same_tunnel_right` | the square right of it belongs to the same tunnel (region) |
+| 33 | `same_tunnel_down` | the square down of it belongs to the same tunnel (region) |
+| 34 | `same_tunnel_left` | the square left of it belongs to the same tunnel (region) |
+| 35 | `workshop_Cartwright` | the Cartwright is established here |
+| 36 | `workshop_Charmcrafter` | the Charmcrafter is established here |
+| 37 | `workshop_Coinpress` | the Coinpress is established here |
+| 38 | `workshop_Metalworks` | the Metalworks is established here |
+| 39 | `workshop_Pickforge` | the Pickforge is established here |
+| 40 | `workshop_Quartermaster` | the Quartermaster is established here |
+| 41 | `workshop_Runesmithy` | the Runesmithy is established here |
+| 42 | `workshop_Stonegrinder` | the Stonegrinder is established here |
+| 43 | `workshop_Stonemill` | the Stonemill is established here |
+| 44 | `workshop_Toolforge` | the Toolforge is established here |
+| 45 | `workshop_Wheeljack` | the Wheeljack is established here |
+| 46 | `pending_dig` | the tunnel just dug, awaiting its mineral, pedestal or workshops |
+| 47 | `pending_statue` | the statue selected to move |
+| 48 | `pending_sites` | workshop sites awaiting a workshop from the current dig |
+| 49 | `active_workshop` | the workshop being used now |
+| 50 | `used_workshop` | a workshop site already activated this turn |
+
+### Entries of the other arrays
+
+| key | entries along the last axis (4 players) |
+|---|---|
+| `horde` | present, clan_starter, clan_mud, clan_fire, clan_ice, clan_moon, level, symbol_stone, symbol_iron, symbol_heartstone, symbol_coin, symbol_cart, symbol_hammer, symbol_rune, symbol_cart_fire, symbol_cart_ice, symbol_cart_moon, bribe_stone, bribe_iron, bribe_heartstone, bribe_coin, bribe_cart, bribe_hammer, bribe_rune, pedestal_fire, pedestal_ice, pedestal_moon |
+| `trollsmoots` | present, clan_starter, clan_mud, clan_fire, clan_ice, clan_moon, level, symbol_stone, symbol_iron, symbol_heartstone, symbol_coin, symbol_cart, symbol_hammer, symbol_rune, symbol_cart_fire, symbol_cart_ice, symbol_cart_moon, token_stone, token_iron, token_heartstone, token_coin, token_cart, token_hammer, token_rune, token_cart_fire, token_cart_ice, token_cart_moon |
+| `players` | storage_stone, storage_iron, storage_heartstone, storage_coin, storage_cart, storage_hammer, storage_rune, pedestals_fire, pedestals_ice, pedestals_moon, owned_stone, owned_iron, owned_heartstone, owned_coin, owned_cart, owned_hammer, owned_rune, honour_tunnels, coronation, pedestal_points, pedestal_tokens, trolls, recruited_levels, gate_placed, teammate, acting, draft_placed |
+| `spellbook` | spell_Earth Ritual, spell_Golden Mask, spell_Stone-eater Invocation, spell_Ceremony of Ascension, spell_Hammer Song, spell_Gnome Gold, spell_Wheel Blessing, spell_Deep Vein, spell_Rune Echo, spell_Troll Awakening, spell_Ancestral Cascade, spell_Whispered Promise, spell_Call of the Clans, spell_Tremor, spell_Master's Key, spell_Clear Passage, spell_Forge Blessing, present, runes |
+| `supply` | supply_stone, supply_iron, supply_heartstone, supply_coin, supply_cart, supply_hammer, supply_rune, tunnels_domino, tunnels_L-tromino, tunnels_I-tromino, tunnels_I-tetromino, tunnels_L-tetromino, tunnels_T-tetromino, tunnels_S-tetromino, tunnels_P-pentomino, hall_Shaman's Chamber, hall_Abyss Spring, hall_The Trove, hall_Stonecutter's Hall, hall_Echoing Gallery, hall_Great Forge, workshop_Cartwright, workshop_Charmcrafter, workshop_Coinpress, workshop_Metalworks, workshop_Pickforge, workshop_Quartermaster, workshop_Runesmithy, workshop_Stonegrinder, workshop_Stonemill, workshop_Toolforge, workshop_Wheeljack, bag_fire, bag_ice, bag_moon, deck_level1, deck_level2, deck_level3, spell_deck, coronation_tokens |
+| `pedestal_track` | value, free, taken_by_0, taken_by_1, taken_by_2, taken_by_3 |
+| `turn` | phase_setup_gate, phase_setup_draft, phase_step1_spells_workshops, phase_workshop, phase_spell_option, phase_spell_trollsmoot, phase_spell_horde, phase_spell_pedestal, phase_spell_dig, phase_spell_statue, phase_step2_recruit_or_dig, phase_bribe, phase_recruit_pedestal, phase_dig_mineral, phase_dig_pedestal, phase_dig_workshop, phase_step3_great_hall, phase_step4_move_statues, phase_statue_destination, phase_game_over, spell_cast, workshops_left, uses_left, bribe_any, ignore_rubble, free_moves, turn, coronation_complete, final_turns_left |
+| `pending` | spell_position_0, spell_position_1, spell_position_2, trollsmoot_slot_0, trollsmoot_slot_1, trollsmoot_slot_2, trollsmoot_slot_3, trollsmoot_slot_4, trollsmoot_slot_5, trollsmoot_slot_6, trollsmoot_slot_7, trollsmoot_slot_8, trollsmoot_slot_9, horde_slot_0, horde_slot_1, horde_slot_2, horde_slot_3, horde_slot_4, horde_slot_5, horde_slot_6, horde_slot_7, horde_slot_8, horde_slot_9, horde_slot_10, horde_slot_11, bribes_left, card_present, card_clan_starter, card_clan_mud, card_clan_fire, card_clan_ice, card_clan_moon, card_level, card_symbol_stone, card_symbol_iron, card_symbol_heartstone, card_symbol_coin, card_symbol_cart, card_symbol_hammer, card_symbol_rune, card_symbol_cart_fire, card_symbol_cart_ice, card_symbol_cart_moon, dig_domino, dig_L-tromino, dig_I-tromino, dig_I-tetromino, dig_L-tetromino, dig_T-tetromino, dig_S-tetromino, dig_P-pentomino, dig_for_spell, statue_move_free, sites_left |
+| `draft` | hand_Quarry Troll, hand_Smelter Troll, hand_Deep Troll, hand_Tinker Troll, hand_Peddler Troll, hand_Mystic Troll, deck_left |
+
+### Action layout (the engine's flat numbering)
+
+| block | 2p (winter) offset, size | 3p (autumn) offset, size | 4p (winter) offset, size | 5p (winter) offset, size |
+|---|---|---|---|---|
+| `pass` | 0, 1 | 0, 1 | 0, 1 | 0, 1 |
+| `gate` | 1, 9 | 1, 3 | 1, 9 | 1, 9 |
+| `draft` | 10, 24 | 4, 24 | 10, 24 | 10, 24 |
+| `cast` | 34, 3 | 28, 3 | 34, 3 | 34, 3 |
+| `spell_option` | 37, 3 | 31, 3 | 37, 3 | 37, 3 |
+| `activate_workshop` | 40, 14 | 34, 12 | 40, 14 | 40, 14 |
+| `workshop_use` | 54, 176 | 46, 176 | 54, 176 | 54, 176 |
+| `trade` | 230, 1470 | 222, 1470 | 230, 1470 | 230, 1470 |
+| `recruit` | 1700, 72 | 1692, 72 | 1700, 72 | 1700, 72 |
+| `bribe` | 1772, 7 | 1764, 7 | 1772, 7 | 1772, 7 |
+| `pedestal` | 1779, 3 | 1771, 3 | 1779, 3 | 1779, 3 |
+| `dig` | 1782, 4420 | 1774, 2900 | 1782, 4420 | 1782, 4420 |
+| `mineral` | 6202, 3 | 4674, 3 | 6202, 3 | 6202, 3 |
+| `establish` | 6205, 11 | 4677, 11 | 6205, 11 | 6205, 11 |
+| `hall` | 6216, 2563 | 4688, 1472 | 6216, 2563 | 6216, 2563 |
+| `select_statue` | 8779, 255 | 6160, 195 | 8779, 255 | 8779, 255 |
+| `move_statue` | 9034, 255 | 6355, 195 | 9034, 255 | 9034, 255 |
+| `smoot_slot` | 9289, 10 | 6550, 10 | 9289, 10 | 9289, 10 |
+| `horde_slot` | 9299, 12 | 6560, 12 | 9299, 12 | 9299, 12 |
+| **N** | **9311** | **6572** | **9311** | **9311** |
+<!-- tables:end -->
+
+`env.describe_action(i)` returns the engine's sentence for action `i`. Each number means the same
+decision in every state of a game with the same pack and board side.
+
+## Rewards
+
+* `"win"` (default): 0 during the game; at the end +1 to the winner (after the tie-break: the lower
+  sum of recruited troll levels; exact ties share) and -1/(n-1) to each other player
+  (the engine's `state.returns()`).
+* `"margin"`: 0 during the game; at the end (own total - best total outside my team) / 100.
+* `"dense"`: after every step each player receives the change of its honour
+  (`state.score_breakdown(p)["total"]`) / 100, so `last()` shows the change since that player's
+  last step; plus the `"win"` reward at the end.
+
+At the end `infos[agent]` holds `score_breakdown` (the scoring categories and `total`) and `rank`
+(0 = winner).
+
+## Illegal actions
+
+`raw_env(strict=True)` (its default) raises the engine's `IllegalActionError`, whose message says
+what was chosen, why it is illegal and what is allowed; the game is left untouched. With `env()`
+(`strict=False`) an illegal action ends the game: the offending agent gets -1, the others 0, and
+every `infos[agent]["illegal_action"]` holds `{"agent", "action", "message"}`.
+
+## Single-seat Gymnasium view
+
+`mk_env.single_seat_env(num_players=2, seat=None, opponents=None, reward="win", **game_options)`
+returns a `gymnasium.Env` for one learner seat (fixed, or drawn at each reset): opponents (callables
+`f(observation_dict, rng) -> action` or objects with `.act(observation_dict, rng)`, default uniform
+random among legal actions) act inside `step`. Its observation space is the inner `observation`
+dict (no mask key); the mask is `env.action_masks()` (sb3-contrib's hook). `env.observe(seat)` gives
+the PettingZoo observation of any seat. The learner always receives its terminal reward, even when
+an opponent's move ends the game.
+
+## Rendering
+
+`render_mode` is None, `"ansi"` (returns text), `"rgb_array"` (returns an `H x W x 3` uint8 image)
+or `"human"` (a window); drawing lives in `mk_env/env/render.py`.
+
+## Version history
+
+* v0 (mk_env 0.1.0): first release.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from mk_env.rules import Game, GameState, IllegalActionError
+
+from .observation import Observer
+from .rewards import SCALE, check_scheme, final_rewards, totals
+
+ENV_NAME = "mountain_king_v0"
+RENDER_MODES = ("ansi", "rgb_array", "human")
+
+
+def env(num_players: int = 4, render_mode: str | None = None, **kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's usual safety wrappers; an illegal action ends the game with
+    the offending agent losing (reward -1, others 0, ``infos[agent]["illegal_action"]`` says why)."""
+    kwargs.setdefault("strict", False)
+    e: AECEnv = raw_env(num_players, render_mode=render_mode, **kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+    """*In the Hall of the Mountain King* as a PettingZoo AEC environment (see the module docstring).
+
+    ``strict=True`` (the default of ``raw_env``): an illegal action raises the engine's
+    :class:`~mk_env.rules.IllegalActionError` (what was chosen, why it is illegal, what is allowed)
+    and changes nothing. ``strict=False``: the offending agent loses as in :func:`env`.
+    """
+
+    metadata = {"name": ENV_NAME, "render_modes": list(RENDER_MODES), "is_parallelizable": False,
+                "render_fps": 1}
+
+    def __init__(self, num_players: int = 4, render_mode: str | None = None, *, reward: str = "win",
+                 strict: bool = True, illegal_reward: float = -1.0, **game_options: Any):
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode={render_mode!r} is not allowed; use None or one of "
+                             f"{', '.join(RENDER_MODES)}")
+        self.game = Game(num_players, **game_options)  # bad options raise the engine's ConfigError
+        self.render_mode = render_mode
+        self.reward_scheme = check_scheme(reward)
+        self.strict = bool(strict)
+        self.illegal_reward = float(illegal_reward)
+        self.observer = Observer(self.game)
+        self.possible_agents = [f"player_{p}" for p in range(self.game.num_players)]
+        self.agent_seat = {a: p for p, a in enumerate(self.possible_agents)}
+        n_actions = self.game.layout.size
+        self._observation_space = spaces.Dict({
+            "observation": self.observer.space,
+            "action_mask": spaces.Box(0, 1, (n_actions,), np.int8)})
+        self._action_space = spaces.Discrete(n_actions)
+        self._seeder = np.random.default_rng()
+        self.state: GameState | None = None
+        self._last_totals: list[int] = []
+
+    # -- spaces -------------------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self._action_space
+
+    # -- the AEC cycle ------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seeder = np.random.default_rng(seed)
+        self.state = self.game.new_initial_state(int(self._seeder.integers(2**63)))
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._last_totals = totals(self.state) if self.reward_scheme == "dense" else []
+        self.agent_selection = self.possible_agents[self.state.current_player()]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``{"observation": ..., "action_mask": ...}`` for ``agent`` (the mask is all zeros when it
+        is not that agent's decision)."""
+        seat = self.agent_seat[agent]
+        st = self.state
+        if st.current_player() == seat:
+            mask = st.legal_mask()
+        else:
+            mask = np.zeros(self.game.layout.size, np.int8)
+        return {"observation": self.observer.encode(st, seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is alive and must act; None is only for finished agents")
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        try:
+            self.state.apply(action)
+        except IllegalActionError as err:
+            if self.strict:
+                raise
+            self._lose_by_illegal_action(agent, action, str(err))
+            return
+        st = self.state
+        if self.reward_scheme == "dense":
+            now = totals(st)
+            for p, a in enumerate(self.possible_agents):
+                self.rewards[a] = (now[p] - self._last_totals[p]) / SCALE
+            self._last_totals = now
+        if st.is_terminal():
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[st.current_player()]
+        self._accumulate_rewards()
+
+    def _finish(self) -> None:
+        st = self.state
+        final = final_rewards(st, self.reward_scheme)
+        ranks = st.ranks()
+        for p, a in enumerate(self.possible_agents):
+            self.rewards[a] += final[p]
+            self.terminations[a] = True
+            self.infos[a] = {"score_breakdown": st.score_breakdown(p), "rank": int(ranks[p])}
+
+    def _lose_by_illegal_action(self, agent: str, action: Any, message: str) -> None:
+        report = {"agent": agent, "action": action, "message": message}
+        for a in self.agents:
+            self.rewards[a] = self.illegal_reward if a == agent else 0.0
+            self.terminations[a] = True
+            self.infos[a] = {"illegal_action": report}
+        self._accumulate_rewards()
+
+    # -- helpers ------------------------------------------------------------------------------------
+    def describe_action(self, action: int) -> str:
+        """The engine's sentence for an action number, e.g. "dig L-tromino rot90 at (4, 7)"."""
+        return self.game.layout.describe(int(action))
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode="
+                                  "'ansi', 'rgb_array' or 'human' when creating the environment")
+            return None
+        try:
+            from . import render as rendering
+        except ModuleNotFoundError as err:
+            raise RuntimeError("rendering needs mk_env/env/render.py (render_ansi, render_rgb), "
+                               f"which is not installed: {err}") from err
+        if self.render_mode == "ansi":
+            return rendering.render_ansi(self.state)
+        if self.render_mode == "rgb_array":
+            return rendering.render_rgb(self.state)
+        rendering.render_human(self.state)
+        return None
+
+    def close(self) -> None:
+        if self.render_mode == "human":
+            try:
+                from .render import close_human
+            except ImportError:
+                return
+            close_human()
+
+    def __str__(self) -> str:
+        return ENV_NAME

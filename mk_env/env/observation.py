@@ -1,0 +1,411 @@
+"""The observation encoder: one player's view of a game state as a flat dict of float32 arrays.
+
+OpenSpiel-style: an :class:`Observer` is built once per game (it precomputes lookup tables, the static
+board channels and the :class:`gymnasium.spaces.Dict` that declares every array) and
+:meth:`Observer.encode` fills the arrays from a state for one player. Everything is float32, mostly
+in ``[0, 1]``: counts are divided by the largest value the game's components allow (for instance a
+resource count by the number of tokens of that resource in the game), so every array always lies in
+its declared :class:`~gymnasium.spaces.Box`.
+
+Egocentric: wherever the arrays have a player axis, row 0 is the observing player, then the others
+in turn order. Only public information and the observer's own draft hand are encoded (never the
+order of the horde decks or of the spell deck, nor other players' starter hands).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from gymnasium import spaces
+
+from mk_env.rules import CLANS, PHASE_NAMES, RESOURCES, TOKEN_KINDS, Game, GameState
+from mk_env.rules.actions import HORDE_BENEATH, N_HORDE, N_SMOOT, TROLLSMOOT_ROWS
+from mk_env.rules.content import CLAN_CART0, N_TIERS, TROLL_CLANS
+
+_F32 = np.float32
+_DIRECTIONS = ("up", "right", "down", "left")  # the order of BoardGeometry.neighbours
+#: troll card categories of the card features: starters, then the troll clans
+_CARD_CLANS = ("starter",) + TROLL_CLANS
+_TURN_CAP = 200  # the turn counter is encoded as min(turn, _TURN_CAP) / _TURN_CAP
+
+
+@dataclass(frozen=True)
+class Field:
+    """One array of the observation: its key, shape, and what its entries mean."""
+
+    key: str
+    shape: tuple[int, ...]
+    meaning: str
+    entries: tuple[str, ...] = ()  # names along the last axis (board: along the first)
+
+
+def _card_feature_names() -> tuple[str, ...]:
+    return (("present",) + tuple(f"clan_{c}" for c in _CARD_CLANS) + ("level",)
+            + tuple(f"symbol_{k}" for k in TOKEN_KINDS))
+
+
+class Observer:
+    """Encodes states of one :class:`~mk_env.rules.Game` for any of its players."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        geo, pack = game.geo, game.pack
+        n, hw = game.num_players, geo.n_squares
+        self.n, self.hw, self.h, self.w = n, hw, geo.height, geo.width
+        self.n_workshops = len(pack.workshops)
+        self.n_spells = len(pack.spells)
+        self.n_tunnels = len(pack.tunnels)
+        self.n_halls = len(pack.great_halls)
+        self.n_starters = game.n_starters
+        self.spellbook_size = int(pack.rules.get("spellbook_size", 3))
+        # -- normalisers: the largest value each count can take -----------------------------------
+        self.res_total = np.array([pack.supply[r] for r in RESOURCES], _F32)
+        self.sym_max = np.maximum(game.card_symbols.max(axis=0), 1).astype(_F32)
+        self.max_bribes = float(max(len(b) for b in HORDE_BENEATH))
+        self.max_free_moves = float(max([int(s.params.get("moves", 1)) for s in pack.spells] + [1]))
+        self.max_tunnel_honour = float(max(1, sum(
+            t.count * max(pack.tunnel_honour.get(t.size, {"": 0}).values()) for t in pack.tunnels)))
+        self.max_coronation = float(max(1, sum(pack.coronation_tokens[n])))
+        self.max_pedestal_points = float(max(1, sum(pack.pedestal_tokens)))
+        self.n_pedestal_tokens = float(len(pack.pedestal_tokens))
+        self.max_levels = float(3 * game.max_trolls)
+        self.deck_total = np.array([max(1, int((game.card_level == lv).sum())) for lv in (1, 2, 3)], _F32)
+        self.final_turns_max = float(3 * n - 1)
+        self._tunnel_counts = np.array([max(1, t.count) for t in pack.tunnels], _F32)
+        self._workshop_counts = np.array([max(1, w.count) for w in pack.workshops], _F32)
+        self.max_sites = float(max([len(x) for x in geo.tunnel_placements.sites] + [1]))
+        # -- card features: one row per card, and a zero row at index -1 for "no card" ------------
+        cf = np.zeros((len(game.cards) + 1, 2 + len(_CARD_CLANS) + len(TOKEN_KINDS)), _F32)
+        for i, card in enumerate(game.cards):
+            cf[i, 0] = 1.0
+            cf[i, 1 + _CARD_CLANS.index(card.clan if card.level > 0 else "starter")] = 1.0
+            cf[i, 1 + len(_CARD_CLANS)] = card.level / 3.0
+            cf[i, 2 + len(_CARD_CLANS):] = game.card_symbols[i] / self.sym_max
+        self.card_features = cf
+        self.clan_onehot = np.vstack([np.eye(len(CLANS), dtype=_F32), np.zeros((1, len(CLANS)), _F32)])
+        # -- the board: static channels once, dynamic ones per encode ------------------------------
+        self.channels = self._channel_names()
+        self.ch = {name: i for i, (name, _) in enumerate(self.channels)}
+        self.static = np.zeros((len(self.channels), hw), _F32)
+        self.static[self.ch["on_board"]] = geo.on_board[:hw]
+        self.static[self.ch["heart"]] = geo.heart[:hw]
+        t0 = self.ch["tier_1"]
+        self.static[t0:t0 + N_TIERS] = geo.tier[:hw][None, :] == np.arange(1, N_TIERS + 1)[:, None]
+        self.static[self.ch["workshop_site"], geo.site_squares] = 1.0
+        self.rubble = geo.rubble[:hw]
+        self.nbr = geo.neighbours[:hw]  # [hw, 4], sentinel where off the grid
+        self.site_squares = geo.site_squares
+        self.workshop_codes = np.arange(self.n_workshops)[:, None]
+        self.dig_cells = geo.tunnel_placements.cells
+        self.dig_piece = geo.tunnel_placements.piece
+        self.orders = [np.array([(p + k) % n for k in range(n)]) for p in range(n)]
+        self._init_square_codes()
+        self._init_player_tables()
+        self.fields = self._fields()
+        self.space = spaces.Dict({
+            f.key: spaces.Box(0.0, 1.0, f.shape, _F32) for f in self.fields})
+
+    def _init_square_codes(self) -> None:
+        """One table lookup fills the channels "rubble" .. "great_hall": each square gets a code
+        from (kind, statue, pedestal, buried, static rubble) and ``square_table[:, code]`` holds its
+        channel values."""
+        n_res, n_cl = len(RESOURCES), len(CLANS)
+        # code = rubble + 2 * (buried + 1) + 16 * (pedestal + 1) + 64 * (statue + 1) + 256 * kind
+        weights = {"buried": 2, "pedestal": 16, "statue": 64, "kind": 256}
+        self.code_parts = {  # index -1 (none) is the last entry
+            "buried": np.array([weights["buried"] * (v + 1) for v in list(range(n_res)) + [-1]], np.int32),
+            "pedestal": np.array([weights["pedestal"] * (v + 1) for v in list(range(n_cl)) + [-1]], np.int32),
+            "statue": np.array([weights["statue"] * (v + 1) for v in list(range(n_cl)) + [-1]], np.int32),
+            "kind": np.array([weights["kind"] * v for v in range(4)], np.int32),
+        }
+        lo, hi = self.ch["rubble"], self.ch["great_hall"] + 1
+        table = np.zeros((hi - lo, 4 * 256), _F32)
+        for kind in range(4):
+            for statue in range(-1, n_cl):
+                for ped in range(-1, n_cl):
+                    for bur in range(-1, n_res):
+                        for rub in (0, 1):
+                            code = rub + 2 * (bur + 1) + 16 * (ped + 1) + 64 * (statue + 1) + 256 * kind
+                            col = table[:, code]
+                            col[self.ch["rubble"] - lo] = rub and kind == 0
+                            if bur >= 0:
+                                col[self.ch["buried_" + RESOURCES[bur]] - lo] = 1
+                            if statue >= 0:
+                                col[self.ch["statue_" + CLANS[statue]] - lo] = 1
+                                col[self.ch["statue_buried"] - lo] = kind == 0
+                            if ped >= 0:
+                                col[self.ch["pedestal_" + CLANS[ped]] - lo] = 1
+                            if kind > 0:
+                                col[self.ch["gate"] - lo + kind - 1] = 1
+        self.square_table, self.square_lo, self.square_hi = table, lo, hi
+        self.rubble_code = self.rubble.astype(np.int32)
+
+    def _init_player_tables(self) -> None:
+        game, n = self.game, self.n
+        so = np.asarray(game.storage_of)
+        self.storage_rows = [so[o] for o in self.orders]
+        self.mate_flags = [np.array([q in game.teammates[p] for q in self.orders[p]], _F32)
+                           for p in range(n)]
+        self.level_of = np.append(game.card_level, 0).astype(np.int32)  # index -1: no card
+        self.player_scale = np.concatenate([
+            1.0 / self.res_total, np.full(len(CLANS), 1.0 / game.pack.pedestals_per_clan),
+            1.0 / self.res_total,
+            [1.0 / self.max_tunnel_honour, 1.0 / self.max_coronation, 1.0 / self.max_pedestal_points,
+             1.0 / self.n_pedestal_tokens, 1.0 / N_SMOOT, 1.0 / self.max_levels, 1.0, 1.0, 1.0,
+             1.0 / TROLLSMOOT_ROWS[0]]]).astype(_F32)
+        self.taker_onehot = np.vstack([np.eye(n, dtype=_F32), np.zeros((1, n), _F32)])
+        pack = game.pack
+        self.supply_scale = np.concatenate([
+            1.0 / self.res_total, 1.0 / self._tunnel_counts, np.ones(self.n_halls),
+            1.0 / self._workshop_counts, np.full(len(CLANS), 1.0 / pack.pedestals_per_clan),
+            1.0 / self.deck_total,
+            [1.0 / max(1, self.n_spells), 1.0 / max(1, len(pack.coronation_tokens[n]))]]).astype(_F32)
+        self.track_scale = _F32(1.0 / max(pack.pedestal_tokens))
+        self.bribe_scale = _F32(1.0 / game.retire_bribes)
+
+    # -- the declaration ----------------------------------------------------------------------------
+    def _channel_names(self) -> list[tuple[str, str]]:
+        pack, n = self.game.pack, self.n
+        out = [("on_board", "an ordinary square of the board (not the heart, not off the board)"),
+               ("heart", "the mountain's heart")]
+        out += [(f"tier_{t}", f"tier {t} square ({name})")
+                for t, name in zip(range(1, N_TIERS + 1), _tier_names())]
+        out += [("workshop_site", "a workshop site"),
+                ("rubble", "rubble not yet covered by a tile")]
+        out += [(f"buried_{r}", f"a buried {r} still in the ground") for r in RESOURCES]
+        out += [(f"statue_{c}", f"a statue of the {c.capitalize()} clan") for c in CLANS]
+        out += [("statue_buried", "a statue not yet unearthed (no tile on its square)"),]
+        out += [(f"pedestal_{c}", f"a pedestal of the {c.capitalize()} clan") for c in CLANS]
+        out += [("gate", "a gate"), ("tunnel", "a tunnel tile"), ("great_hall", "a great hall"),
+                ("altar", "the altar square of a dedicated great hall")]
+        out += [(f"network_{k}", "in the network of " + _who(k)) for k in range(n)]
+        out += [(f"same_tunnel_{d}", f"the square {d} of it belongs to the same tunnel (region)")
+                for d in _DIRECTIONS]
+        out += [(f"workshop_{w.name}", f"the {w.name} is established here") for w in pack.workshops]
+        out += [("pending_dig", "the tunnel just dug, awaiting its mineral, pedestal or workshops"),
+                ("pending_statue", "the statue selected to move"),
+                ("pending_sites", "workshop sites awaiting a workshop from the current dig"),
+                ("active_workshop", "the workshop being used now"),
+                ("used_workshop", "a workshop site already activated this turn")]
+        return out
+
+    def _fields(self) -> list[Field]:
+        n, cardf = self.n, _card_feature_names()
+        players = (tuple(f"storage_{r}" for r in RESOURCES) + tuple(f"pedestals_{c}" for c in CLANS)
+                   + tuple(f"owned_{r}" for r in RESOURCES)
+                   + ("honour_tunnels", "coronation", "pedestal_points", "pedestal_tokens", "trolls",
+                      "recruited_levels", "gate_placed", "teammate", "acting", "draft_placed"))
+        supply = (tuple(f"supply_{r}" for r in RESOURCES)
+                  + tuple(f"tunnels_{t.name}" for t in self.game.pack.tunnels)
+                  + tuple(f"hall_{h.name}" for h in self.game.pack.great_halls)
+                  + tuple(f"workshop_{w.name}" for w in self.game.pack.workshops)
+                  + tuple(f"bag_{c}" for c in CLANS)
+                  + ("deck_level1", "deck_level2", "deck_level3", "spell_deck", "coronation_tokens"))
+        turn = (tuple(f"phase_{p}" for p in PHASE_NAMES)
+                + ("spell_cast", "workshops_left", "uses_left", "bribe_any", "ignore_rubble",
+                   "free_moves", "turn", "coronation_complete", "final_turns_left"))
+        pending = (tuple(f"spell_position_{i}" for i in range(self.spellbook_size))
+                   + tuple(f"trollsmoot_slot_{i}" for i in range(N_SMOOT))
+                   + tuple(f"horde_slot_{i}" for i in range(N_HORDE))
+                   + ("bribes_left",) + tuple(f"card_{x}" for x in cardf)
+                   + tuple(f"dig_{t.name}" for t in self.game.pack.tunnels)
+                   + ("dig_for_spell", "statue_move_free", "sites_left"))
+        track = ("value", "free") + tuple(f"taken_by_{k}" for k in range(n))
+        return [
+            Field("board", (len(self.channels), self.h, self.w),
+                  "board channels over the grid (see the channel table)",
+                  tuple(name for name, _ in self.channels)),
+            Field("horde", (N_HORDE, len(cardf) + len(RESOURCES) + len(CLANS)),
+                  "each horde slot (Level-1 row 0-4, Level-2 row 5-8, Level-3 row 9-11): the card, "
+                  "its bribes / retire limit, its pedestal clan",
+                  cardf + tuple(f"bribe_{r}" for r in RESOURCES) + tuple(f"pedestal_{c}" for c in CLANS)),
+            Field("trollsmoots", (n, N_SMOOT, len(cardf) + len(TOKEN_KINDS)),
+                  "each player's trollsmoot (me first), each slot (bottom row 0-3, 4-6, 7-8, 9): "
+                  "the card and the tokens it holds / the most any card shows",
+                  cardf + tuple(f"token_{k}" for k in TOKEN_KINDS)),
+            Field("players", (n, len(players)),
+                  "per player (me first): storage, pedestals, owned resources, scores so far, flags",
+                  players),
+            Field("spellbook", (self.spellbook_size, self.n_spells + 2),
+                  "each spellbook position: the spell (one-hot), present, runes / runes to disintegrate",
+                  tuple(f"spell_{s.name}" for s in self.game.pack.spells) + ("present", "runes")),
+            Field("supply", (len(supply),), "the supplies: resources, tunnel stacks, great halls, "
+                  "workshop tiles, pedestal bag, deck sizes, coronation tokens left", supply),
+            Field("pedestal_track", (N_TIERS, len(CLANS), len(track)),
+                  "the pedestal track by tier and clan: token value, free, who took it (me first)", track),
+            Field("turn", (len(turn),), "the phase (one-hot), this turn's flags and the endgame", turn),
+            Field("pending", (len(pending),), "the sub-decision being resolved: spell position, "
+                  "trollsmoot and horde slots, bribes left, the troll being recruited, the tunnel "
+                  "being dug, a free statue move, workshop sites left", pending),
+            Field("draft", (self.n_starters + 1,), "my own starter hand during the draft (one-hot by "
+                  "starter) and my unseen starters / starters",
+                  tuple(f"hand_{c.name}" for c in self.game.pack.starter_trolls) + ("deck_left",)),
+        ]
+
+    # -- encoding -----------------------------------------------------------------------------------
+    def encode(self, st: GameState, player: int) -> dict[str, np.ndarray]:
+        """The observation of ``player`` (fresh arrays; the caller may keep them)."""
+        order = self.orders[player]
+        return {"board": self._board(st, order), "horde": self._horde(st),
+                "trollsmoots": self._trollsmoots(st, order), "players": self._players(st, player, order),
+                "spellbook": self._spellbook(st), "supply": self._supply(st),
+                "pedestal_track": self._track(st, order), "turn": self._turn(st),
+                "pending": self._pending(st), "draft": self._draft(st, player)}
+
+    def _board(self, st: GameState, order: np.ndarray) -> np.ndarray:
+        ch, hw = self.ch, self.hw
+        b = self.static.copy()
+        parts = self.code_parts
+        code = parts["kind"][st.kind[:hw]]
+        code += parts["statue"][st.statue[:hw]]
+        code += parts["pedestal"][st.pedestal[:hw]]
+        code += parts["buried"][st.buried[:hw]]
+        code += self.rubble_code
+        np.take(self.square_table, code, axis=1, out=b[self.square_lo:self.square_hi])
+        b[ch["altar"], st.hall_altar[st.hall_altar >= 0]] = 1.0
+        n0 = ch["network_0"]
+        b[n0:n0 + self.n] = st.reach[order, :hw]
+        region = st.region
+        own = region[:hw, None]
+        e0 = ch["same_tunnel_up"]
+        b[e0:e0 + 4] = ((region[self.nbr] == own) & (own >= 0)).T
+        w0 = ch["workshop_" + self.game.pack.workshops[0].name]
+        b[w0:w0 + self.n_workshops, self.site_squares] = st.workshop == self.workshop_codes
+        pend = st.pending
+        if pend:
+            if "dig" in pend:
+                cells = self.dig_cells[pend["dig"]]
+                b[ch["pending_dig"], cells[cells < hw]] = 1.0  # without the sentinel padding
+            if "statue" in pend:
+                b[ch["pending_statue"], pend["statue"]] = 1.0
+            if pend.get("sites"):
+                b[ch["pending_sites"], self.site_squares[list(pend["sites"])]] = 1.0
+        if st.active_site >= 0:
+            b[ch["active_workshop"], self.site_squares[st.active_site]] = 1.0
+        if st.used_sites:
+            b[ch["used_workshop"], self.site_squares[st.used_sites]] = 1.0
+        return b.reshape(len(self.channels), self.h, self.w)
+
+    def _horde(self, st: GameState) -> np.ndarray:
+        k = self.card_features.shape[1]
+        out = np.empty((N_HORDE, k + len(RESOURCES) + len(CLANS)), _F32)
+        out[:, :k] = self.card_features[st.horde]
+        np.multiply(st.horde_bribes, self.bribe_scale, out=out[:, k:k + len(RESOURCES)])
+        out[:, k + len(RESOURCES):] = self.clan_onehot[st.horde_pedestal]
+        return out
+
+    def _trollsmoots(self, st: GameState, order: np.ndarray) -> np.ndarray:
+        return np.concatenate([self.card_features[st.smoot[order]],
+                               st.tokens[order] / self.sym_max], axis=2, dtype=_F32)
+
+    def _players(self, st: GameState, player: int, order: np.ndarray) -> np.ndarray:
+        rows = self.storage_rows[player]
+        out = np.empty((self.n, len(self.player_scale)), _F32)
+        storage = st.storage[rows]
+        held = st.tokens[order].sum(axis=1)  # [n, token kinds]
+        out[:, 0:7] = storage
+        out[:, 7:10] = st.storage_pedestals[rows]
+        owned = out[:, 10:17]
+        np.add(storage, held[:, :7], out=owned, casting="unsafe")
+        owned[:, 4] += held[:, CLAN_CART0:].sum(axis=1)  # clan carts are carts
+        out[:, 17] = st.honour[order]
+        out[:, 18] = st.coronation[order]
+        out[:, 19] = st.pedestal_points[order]
+        out[:, 20] = st.pedestal_tokens[order]
+        smoot = st.smoot[order]
+        out[:, 21] = (smoot >= 0).sum(axis=1)
+        out[:, 22] = self.level_of[smoot].sum(axis=1)
+        out[:, 23] = st.gate_sq[order] >= 0
+        out[:, 24] = self.mate_flags[player]
+        out[:, 25] = (order == st.current) & (st.phase != self._game_over)
+        out[:, 26] = np.take(st.draft_placed, order)
+        out *= self.player_scale
+        return out
+
+    _game_over = PHASE_NAMES.index("game_over")
+
+    def _spellbook(self, st: GameState) -> np.ndarray:
+        out = np.zeros((self.spellbook_size, self.n_spells + 2), _F32)
+        present = st.spellbook >= 0
+        out[np.flatnonzero(present), st.spellbook[present]] = 1.0
+        out[:, -2] = present
+        out[:, -1] = st.spell_runes / _F32(self.game.runes_to_disintegrate)
+        return out
+
+    def _supply(self, st: GameState) -> np.ndarray:
+        d = st.decks
+        out = np.concatenate([st.supply, st.tunnel_supply, st.hall_altar < 0, st.workshop_supply,
+                              st.bag, (len(d[0]), len(d[1]), len(d[2]), len(st.spell_deck),
+                                       len(st.coronation_left))], dtype=_F32, casting="unsafe")
+        out *= self.supply_scale
+        return out
+
+    def _track(self, st: GameState, order: np.ndarray) -> np.ndarray:
+        out = np.empty((N_TIERS, len(CLANS), 2 + self.n), _F32)
+        np.multiply(st.track_value, self.track_scale, out=out[..., 0])
+        taken = st.track_taken
+        out[..., 1] = taken < 0
+        rel = np.where(taken >= 0, (taken - order[0]) % self.n, -1)  # the taker, me = 0
+        out[..., 2:] = self.taker_onehot[rel]
+        return out
+
+    def _turn(self, st: GameState) -> np.ndarray:
+        out = np.zeros(len(PHASE_NAMES) + 9, _F32)
+        out[st.phase] = 1.0
+        k = len(PHASE_NAMES)
+        out[k] = st.spell_cast
+        out[k + 1] = st.workshops_left / 2.0
+        out[k + 2] = st.uses_left / 4.0
+        out[k + 3] = st.bribe_any
+        out[k + 4] = st.ignore_rubble
+        out[k + 5] = st.free_moves / self.max_free_moves
+        out[k + 6] = min(st.turn, _TURN_CAP) / _TURN_CAP
+        out[k + 7] = st.final_turns_left >= 0
+        out[k + 8] = max(st.final_turns_left, 0) / self.final_turns_max
+        return out
+
+    def _pending(self, st: GameState) -> np.ndarray:
+        out = np.zeros(self.fields[8].shape[0], _F32)
+        pend = st.pending
+        if not pend:
+            return out
+        k = 0
+        if "spell" in pend:
+            out[k + pend["spell"]] = 1.0
+        k += self.spellbook_size
+        if "smoot" in pend:
+            out[k + pend["smoot"]] = 1.0
+        k += N_SMOOT
+        if "horde" in pend:
+            out[k + pend["horde"]] = 1.0
+        k += N_HORDE
+        out[k] = len(pend.get("bribes", ())) / self.max_bribes
+        k += 1
+        if "card" in pend:
+            out[k:k + self.card_features.shape[1]] = self.card_features[pend["card"]]
+        k += self.card_features.shape[1]
+        if "dig" in pend:
+            out[k + self.dig_piece[pend["dig"]]] = 1.0
+        k += self.n_tunnels
+        out[k] = pend.get("return") == "spell"
+        out[k + 1] = pend.get("back") == PHASE_NAMES.index("spell_statue")
+        out[k + 2] = len(pend.get("sites", ())) / self.max_sites
+        return out
+
+    def _draft(self, st: GameState, player: int) -> np.ndarray:
+        out = np.zeros(self.n_starters + 1, _F32)
+        if st.draft_hand and st.draft_hand[player]:
+            out[st.draft_hand[player]] = 1.0
+        if st.draft_deck and st.draft_deck[player]:
+            out[-1] = len(st.draft_deck[player]) / self.n_starters
+        return out
+
+
+def _who(k: int) -> str:
+    return "me" if k == 0 else f"the player {k} seat(s) after me"
+
+
+def _tier_names() -> tuple[str, ...]:
+    from mk_env.rules.content import TIER_NAMES
+    return TIER_NAMES

@@ -1,0 +1,223 @@
+"""The legal decisions of each phase, as sorted action numbers of the flat action space."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import economy as eco
+from .actions import HORDE_BENEATH, HORDE_ROW, N_HORDE, N_SMOOT, RECRUIT_SLOTS, SMOOT_SUPPORT, TROLLSMOOT_ROWS
+from .board import legal_digs, legal_halls, movable_statues, statue_destinations, workshop_touch
+from .content import CART, COIN, N_CLANS, N_RESOURCES, RUNE
+from .phases import (BRIBE, DIG_MINERAL, DIG_PEDESTAL, DIG_WORKSHOP, DRAFT, EMPTY, GAME_OVER, GATE, PASS_PHASES,
+                     RECRUIT_PEDESTAL, SPELL_DIG, SPELL_HORDE, SPELL_OPTION, SPELL_PEDESTAL, SPELL_SMOOT,
+                     SPELL_STATUE, STATUE_DEST, STEP1, STEP2, STEP3, STEP4, TRADE_PHASES, WORKSHOP)
+from .state import GameState
+
+
+def legal_actions(st: GameState) -> np.ndarray:
+    hit = st._cache.get("legal")
+    if hit is not None:
+        return hit
+    out = _legal(st)
+    st._cache["legal"] = out
+    return out
+
+
+def _block(st: GameState, name: str, args) -> np.ndarray:
+    return np.asarray(args, dtype=np.int64) + st.game.layout.offset[name]
+
+
+def _legal(st: GameState) -> np.ndarray:
+    ph, p, game = st.phase, st.current, st.game
+    if ph == GAME_OVER:
+        return EMPTY
+    parts: list[np.ndarray] = []
+    if ph in PASS_PHASES:
+        parts.append(np.zeros(1, np.int64))
+    if ph == GATE:
+        parts.append(_block(st, "gate", _legal_gates(st)))
+    elif ph == DRAFT:
+        free_slots = [s for s in range(TROLLSMOOT_ROWS[0]) if st.smoot[p, s] < 0]
+        args = sorted({t * TROLLSMOOT_ROWS[0] + s for t in st.draft_hand[p] for s in free_slots})
+        parts.append(_block(st, "draft", args))
+    elif ph == STEP1:
+        have = eco.owned(st, p)
+        if not st.spell_cast and have[RUNE] >= 1:
+            parts.append(_block(st, "cast", [i for i in range(len(st.spellbook))
+                                             if st.spellbook[i] >= 0 and _castable(st, p, i)]))
+        if st.workshops_left > 0:
+            touch = workshop_touch(st, p)[0] & (st.workshop >= 0)
+            touch[st.used_sites] = False
+            parts.append(_block(st, "activate_workshop", np.flatnonzero(touch)))
+    elif ph == WORKSHOP:
+        parts.append(_block(st, "workshop_use", _legal_conversions(st, p)))
+    elif ph == STEP2:
+        rec = _legal_recruits(st, p)
+        digs = legal_digs(st, p)
+        if len(rec) == 0 and len(digs) == 0:
+            parts.append(np.zeros(1, np.int64))
+        parts.append(_block(st, "recruit", rec))
+        parts.append(_block(st, "dig", digs))
+    elif ph == SPELL_DIG:
+        parts.append(_block(st, "dig", legal_digs(st, p)))
+    elif ph == STEP3:
+        parts.append(_block(st, "hall", legal_halls(st, p)))
+    elif ph in (STEP4, SPELL_STATUE):
+        parts.append(_block(st, "select_statue", movable_statues(st, p, free=ph == SPELL_STATUE)))
+    elif ph == STATUE_DEST:
+        parts.append(_block(st, "move_statue", statue_destinations(st, p, st.pending["statue"])))
+    elif ph == SPELL_OPTION:
+        spell = game.pack.spells[st.spellbook[st.pending["spell"]]]
+        parts.append(_block(st, "spell_option", range(len(spell.params["options"]))))
+    elif ph == SPELL_SMOOT:
+        parts.append(_block(st, "smoot_slot", _spell_smoot_slots(st, p)))
+    elif ph == SPELL_HORDE:
+        parts.append(_block(st, "horde_slot", _spell_horde_slots(st)))
+    elif ph in (SPELL_PEDESTAL, RECRUIT_PEDESTAL):
+        parts.append(_block(st, "pedestal", np.flatnonzero(st.bag > 0)))
+    elif ph == BRIBE:
+        parts.append(_block(st, "bribe", np.flatnonzero(eco.owned(st, p) > 0)))
+    elif ph == DIG_MINERAL:
+        size = int(game.geo.tunnel_placements.size[st.pending["dig"]])
+        parts.append(_block(st, "mineral", np.flatnonzero(eco.owned(st, p)[:3] >= size)))
+    elif ph == DIG_PEDESTAL:
+        parts.append(_block(st, "pedestal", legal_pedestal_clans(st, p)))
+    elif ph == DIG_WORKSHOP:
+        parts.append(_block(st, "establish", np.flatnonzero(st.workshop_supply > 0)))
+    if ph in TRADE_PHASES:
+        parts.append(_block(st, "trade", _legal_trades(st, p)))
+    out = np.concatenate(parts) if parts else EMPTY
+    out.sort()
+    return out
+
+
+def _legal_gates(st: GameState) -> list[int]:
+    geo, n = st.game.geo, st.num_players
+    taken = {int(s) for s in st.gate_sq if s >= 0}
+    marks = {m for _, m in geo.start_points}
+    if n in marks:
+        allowed = {n}
+    else:  # 2 players: any two matching-numbered start points
+        placed = [m for sq, m in geo.start_points if sq in taken]
+        allowed = {placed[0]} if placed else {m for m in marks
+                                              if sum(1 for _, x in geo.start_points if x == m) >= n}
+    legal = [k for k, (sq, m) in enumerate(geo.start_points) if m in allowed and sq not in taken]
+    mate_gates = [int(st.gate_sq[q]) for q in st.game.teammates[st.current] if st.gate_sq[q] >= 0]
+    if st.game.team_mode and mate_gates:  # team play: gates beside each other
+        legal = [k for k in legal if _beside(geo, k, mate_gates[0])]
+    return legal
+
+
+def _beside(geo, k: int, gate_sq: int) -> bool:
+    """Start point k is next to the start point under ``gate_sq`` clockwise or anticlockwise among
+    the points of the same mark."""
+    mark = geo.start_points[k][1]
+    ring = [i for i in geo.start_clockwise if geo.start_points[i][1] == mark]
+    j = next(i for i in ring if geo.start_points[i][0] == gate_sq)
+    a, b = ring.index(k), ring.index(j)
+    return (a - b) % len(ring) in (1, len(ring) - 1)
+
+
+def _legal_trades(st: GameState, p: int) -> np.ndarray:
+    """Trades p can pay for, gaining a resource the supply still has (memoised on the game by what
+    matters: owned counts capped at the trade rate, and which supply piles are empty)."""
+    game = st.game
+    have = np.minimum(eco.owned(st, p), game.trade_rate)
+    key = (have.tobytes(), (st.supply > 0).tobytes())
+    hit = game.trade_cache.get(key)
+    if hit is None:
+        ok_give = (game.layout.trade_gives <= have).all(axis=1)
+        hit = game.trade_cache[key] = np.flatnonzero(np.outer(ok_give, st.supply > 0).reshape(-1))
+    return hit
+
+
+def _legal_conversions(st: GameState, p: int) -> list[int]:
+    layout = st.game.layout
+    w = int(st.workshop[st.active_site])
+    if st.uses_left <= 0:
+        return []
+    shop = st.game.pack.workshops[w]
+    have = eco.owned(st, p)
+    if shop.wild_carts_only:
+        have = have.copy()
+        have[CART] = eco.wild_carts(st, p)
+    ok = (layout.conv_workshop == w) & (layout.conv_give <= have).all(axis=1)
+    out = []
+    for j in np.flatnonzero(ok):
+        conv = layout.conversions[j]
+        if conv.move is not None:
+            if st.tokens[p, conv.move[0], conv.move[1]] > 0:
+                out.append(int(j))
+        elif all(st.supply[r] >= conv.gain[r] for r in range(N_RESOURCES)):
+            out.append(int(j))
+    return out
+
+
+def bribes_needed(st: GameState, h: int) -> list[int]:
+    return [b for b in HORDE_BENEATH[h] if st.horde[b] >= 0]
+
+
+def open_smoot_slots(st: GameState, p: int) -> list[int]:
+    smoot = st.smoot[p]
+    return [t for t in RECRUIT_SLOTS if smoot[t] < 0 and all(smoot[b] >= 0 for b in SMOOT_SUPPORT[t])]
+
+
+def _legal_recruits(st: GameState, p: int) -> list[int]:
+    if int((st.smoot[p] >= 0).sum()) >= st.game.max_trolls:
+        return []
+    slots = open_smoot_slots(st, p)
+    if not slots:
+        return []
+    have = eco.owned(st, p)
+    purse = int(have.sum()) if st.bribe_any else int(have[COIN])
+    n_slots = len(RECRUIT_SLOTS)
+    out = []
+    for h in range(N_HORDE):
+        if st.horde[h] >= 0 and len(bribes_needed(st, h)) <= purse:
+            out += [h * n_slots + RECRUIT_SLOTS.index(t) for t in slots]
+    return out
+
+
+def legal_pedestal_clans(st: GameState, p: int) -> list[int]:
+    anchor = int(st.game.geo.tunnel_placements.anchor[st.pending["dig"]])
+    tier = int(st.game.geo.tier[anchor]) - 1
+    s = st.game.storage_of[p]
+    return [c for c in range(N_CLANS) if st.storage_pedestals[s, c] > 0 and st.track_taken[tier, c] < 0]
+
+
+def _castable(st: GameState, p: int, i: int) -> bool:
+    """A spell may be cast only if its effect can be carried out now."""
+    spell = st.game.pack.spells[st.spellbook[i]]
+    effect = spell.effect
+    if effect == "dig_now":
+        return len(legal_digs(st, p)) > 0  # the rune paid is neither a mineral nor a hammer
+    if effect == "ascension":
+        return bool(_spell_smoot_slots(st, p, "ascension")) and bool(_spell_horde_slots(st, "ascension"))
+    if effect == "collect_bribes":
+        return bool(_spell_horde_slots(st, "collect_bribes"))
+    if effect == "take_pedestal":
+        return bool(st.bag.sum() > 0)
+    if effect == "free_statue_moves":
+        return bool(movable_statues(st, p, free=True))
+    if effect == "extra_workshop":
+        return True
+    return True
+
+
+def spell_effect(st: GameState) -> str:
+    return st.game.pack.spells[st.spellbook[st.pending["spell"]]].effect
+
+
+def _spell_smoot_slots(st: GameState, p: int, effect: str | None = None) -> list[int]:
+    effect = effect or spell_effect(st)
+    cards = st.smoot[p]
+    if effect == "ascension":
+        return [s for s in range(N_SMOOT) if cards[s] >= 0 and st.game.card_level[cards[s]] == 2]
+    return [s for s in range(N_SMOOT) if cards[s] >= 0]
+
+
+def _spell_horde_slots(st: GameState, effect: str | None = None) -> list[int]:
+    effect = effect or spell_effect(st)
+    if effect == "ascension":
+        return [h for h in range(N_HORDE) if HORDE_ROW[h] == 2 and st.horde[h] >= 0]
+    return [h for h in range(N_HORDE) if st.horde[h] >= 0 and st.horde_bribes[h].sum() > 0]

@@ -1,0 +1,134 @@
+"""The single-seat Gymnasium view: Gymnasium's checker, opponents, rewards, pickling, MaskablePPO."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import mk_env
+from mk_env.env import SingleSeatEnv
+
+
+def play_random(env, rng):
+    """Play one episode with masked random actions; returns (rewards, last info)."""
+    obs, info = env.reset(seed=int(rng.integers(1000)))
+    rewards = []
+    while True:
+        assert env.observation_space.contains(obs)
+        a = int(rng.choice(np.flatnonzero(env.action_masks())))
+        obs, r, term, trunc, info = env.step(a)
+        rewards.append(r)
+        if term or trunc:
+            return rewards, info
+
+
+def test_gymnasium_check_env_passes():
+    env = mk_env.single_seat_env(num_players=2)
+    check_env(env, skip_render_check=True)
+
+
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_learner_receives_the_terminal_reward(n):
+    """Also when an opponent's move ends the game (the engine leaves ``current`` on the last mover)."""
+    env = mk_env.single_seat_env(num_players=n)
+    rng = np.random.default_rng(n)
+    ended_by_opponent = 0
+    for _ in range(12):
+        rewards, info = play_random(env, rng)
+        st = env.aec.state
+        assert st.is_terminal()
+        assert rewards[-1] == pytest.approx(st.returns()[env.seat])
+        assert info["rank"] == st.ranks()[env.seat] and "score_breakdown" in info
+        ended_by_opponent += st.current != env.seat
+        if ended_by_opponent:
+            break
+    assert ended_by_opponent
+    assert not env.action_masks().any()
+
+
+def test_fixed_and_random_seats():
+    fixed = mk_env.single_seat_env(num_players=3, seat=2)
+    for s in range(3):
+        fixed.reset(seed=s)
+        assert fixed.seat == 2 and fixed.aec.state.current_player() == 2
+    rnd = mk_env.single_seat_env(num_players=3)
+    seats = {rnd.reset(seed=s)[1]["seat"] for s in range(20)}
+    assert seats == {0, 1, 2}
+    with pytest.raises(ValueError, match="seat"):
+        mk_env.single_seat_env(num_players=2, seat=2)
+
+
+def test_opponents_see_their_own_pettingzoo_observation():
+    seen = []
+
+    class Recorder:
+        def act(self, observation, rng):
+            seen.append(observation)
+            return int(rng.choice(np.flatnonzero(observation["action_mask"])))
+
+    env = mk_env.single_seat_env(num_players=2, seat=0, opponents=[Recorder()])
+    env.reset(seed=0)
+    for _ in range(10):
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert seen
+    space = env.aec.observation_space("player_1")
+    assert all(space.contains(o) for o in seen)
+    assert all(o["action_mask"].any() for o in seen)
+    assert np.array_equal(env.observe(0)["action_mask"].astype(bool), env.action_masks())
+
+
+def test_callable_opponents_and_bad_opponents():
+    calls = []
+
+    def first_legal(observation, rng):
+        calls.append(1)
+        return int(np.flatnonzero(observation["action_mask"])[0])
+
+    env = mk_env.single_seat_env(num_players=3, seat=0, opponents=first_legal)
+    env.reset(seed=1)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert calls
+    with pytest.raises(ValueError, match="opponents"):
+        mk_env.single_seat_env(num_players=3, opponents=[first_legal])
+    bad = mk_env.single_seat_env(num_players=2, seat=1, opponents=lambda o, r: 0)
+    with pytest.raises(ValueError, match="illegal action"):
+        bad.reset(seed=0)
+
+
+def test_learner_illegal_action_loses():
+    env = mk_env.single_seat_env(num_players=2, seat=0)
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(~env.action_masks())[-1])
+    _, r, term, _, info = env.step(illegal)
+    assert term and r == -1.0 and "illegal" in info["illegal_action"]["message"]
+
+
+def test_pickles_mid_game():
+    env = mk_env.single_seat_env(num_players=2, reward="dense")
+    env.reset(seed=4)
+    for _ in range(5):
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+    copy = pickle.loads(pickle.dumps(env))
+    assert isinstance(copy, SingleSeatEnv) and copy.seat == env.seat
+    assert copy.aec.state == env.aec.state
+    a = int(np.flatnonzero(env.action_masks())[0])
+    o1, r1, *_ = env.step(a)
+    o2, r2, *_ = copy.step(a)
+    assert r1 == r2 and all(np.array_equal(o1[k], o2[k]) for k in o1)
+
+
+def test_maskable_ppo_trains_and_evaluates():
+    torch = pytest.importorskip("torch")
+    sb3c = pytest.importorskip("sb3_contrib")
+    from sb3_contrib.common.maskable.evaluation import evaluate_policy
+    from stable_baselines3.common.monitor import Monitor
+    torch.set_num_threads(1)
+    env = mk_env.single_seat_env(num_players=2)
+    model = sb3c.MaskablePPO("MultiInputPolicy", env, n_steps=256, batch_size=64, n_epochs=1,
+                             seed=0, verbose=0, device="cpu")
+    model.learn(total_timesteps=2048)
+    mean, _ = evaluate_policy(model, Monitor(env), n_eval_episodes=2, use_masking=True)
+    assert -1.0 <= mean <= 1.0
