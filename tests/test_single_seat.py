@@ -64,9 +64,12 @@ def test_fixed_and_random_seats():
 def test_opponents_see_their_own_pettingzoo_observation():
     seen = []
 
-    class Recorder:
-        def act(self, observation, rng):
+    class Recorder:  # an agent: it gets a PlayerView whose observation() is its PettingZoo view
+        def act(self, view, rng):
+            observation = view.observation()
             seen.append(observation)
+            assert view.seat == 1 and np.array_equal(np.flatnonzero(observation["action_mask"]),
+                                                     view.legal_actions())
             return int(rng.choice(np.flatnonzero(observation["action_mask"])))
 
     env = mk_env.single_seat_env(num_players=2, seat=0, opponents=[Recorder()])
@@ -78,6 +81,20 @@ def test_opponents_see_their_own_pettingzoo_observation():
     assert all(space.contains(o) for o in seen)
     assert all(o["action_mask"].any() for o in seen)
     assert np.array_equal(env.observe(0)["action_mask"].astype(bool), env.action_masks())
+
+
+def test_plain_callable_opponents_get_the_observation_dict():
+    seen = []
+
+    def opponent(observation, rng):
+        seen.append(observation)
+        return int(np.flatnonzero(observation["action_mask"])[0])
+
+    env = mk_env.single_seat_env(num_players=2, seat=0, opponents=opponent)
+    env.reset(seed=1)
+    for _ in range(10):
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert seen and all(set(o) == {"observation", "action_mask"} for o in seen)
 
 
 def test_callable_opponents_and_bad_opponents():

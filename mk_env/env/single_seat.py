@@ -1,10 +1,15 @@
 """A single-seat Gymnasium view of the game, for single-agent learners (Stable-Baselines3, sb3-contrib).
 
 The learner plays one seat (fixed, or drawn at each reset); the other seats are played by opponents
-inside :meth:`SingleSeatEnv.step`. An opponent is any callable ``f(observation_dict, rng) -> action``
-or any object with ``.act(observation_dict, rng)``; ``observation_dict`` is exactly what the
-PettingZoo agent of that seat would see (``{"observation": ..., "action_mask": ...}``, see
-:meth:`SingleSeatEnv.observe`). The default opponent plays uniformly at random among legal actions.
+inside :meth:`SingleSeatEnv.step`. An opponent is either
+
+* a callable ``f(observation_dict, rng) -> action``, where ``observation_dict`` is exactly what the
+  PettingZoo agent of that seat would see (``{"observation": ..., "action_mask": ...}``, see
+  :meth:`SingleSeatEnv.observe`), or
+* an agent object with ``.act(view, rng)`` (the protocol of ``agents/``), which receives a
+  :class:`~mk_env.rules.view.PlayerView` of its seat (``view.observation()`` gives the same dict).
+
+The default opponent plays uniformly at random among legal actions.
 
 Observation space: the flat ``Dict`` of ``Box``es of the PettingZoo observation (its inner
 ``observation`` dict, no ``action_mask`` key); the mask is served by :meth:`SingleSeatEnv.action_masks`
@@ -21,6 +26,8 @@ from typing import Any
 
 import gymnasium
 import numpy as np
+
+from mk_env.rules.view import PlayerView
 
 from .aec import raw_env
 
@@ -70,7 +77,7 @@ class SingleSeatEnv(gymnasium.Env):
         for i, o in enumerate(opponents):
             if not (callable(o) or hasattr(o, "act")):
                 raise ValueError(f"opponents[{i}]={o!r} is neither a callable f(observation, rng) "
-                                 "nor an object with .act(observation, rng)")
+                                 "nor an agent with .act(view, rng)")
         return opponents
 
     # -- the Gymnasium cycle ------------------------------------------------------------------------
@@ -104,8 +111,11 @@ class SingleSeatEnv(gymnasium.Env):
             seat = aec.state.current_player()
             opponent = self.opponents[(seat - self.seat - 1) % n]
             obs = self.observe(seat)
-            act = opponent.act(obs, self.np_random) if hasattr(opponent, "act") else opponent(
-                obs, self.np_random)
+            if hasattr(opponent, "act"):
+                view = PlayerView(aec.state, seat, observe=lambda s=seat: self.observe(s))
+                act = opponent.act(view, self.np_random)
+            else:
+                act = opponent(obs, self.np_random)
             if not _is_int(act) or not obs["action_mask"][int(act)]:
                 raise ValueError(f"opponent of seat {seat} chose an illegal action {act!r}: "
                                  f"{aec.describe_action(act) if _is_int(act) and 0 <= int(act) < len(obs['action_mask']) else 'not an action number'}; "

@@ -8,7 +8,7 @@ never on the true state.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
@@ -20,11 +20,20 @@ if TYPE_CHECKING:
 class PlayerView:
     """Seat ``seat``'s view of ``state`` (read-only for the agent)."""
 
-    __slots__ = ("_state", "seat")
+    __slots__ = ("_state", "seat", "_observe")
 
-    def __init__(self, state: GameState, seat: int):
+    def __init__(self, state: GameState, seat: int, observe: Callable[[], dict] | None = None):
         self._state = state
         self.seat = seat
+        self._observe = observe
+
+    def observation(self) -> dict:
+        """The PettingZoo observation of this seat (``{"observation": ..., "action_mask": ...}``),
+        when the view was made by an environment that can encode it."""
+        if self._observe is None:
+            raise RuntimeError("this PlayerView has no observation encoder; build it with "
+                               "observe=... (the environments do) or use mk_env.env.Observer")
+        return self._observe()
 
     @property
     def game(self) -> Game:
