@@ -1,1 +1,9 @@
-"""Baseline agents behind one small protocol (imports mk_env only)."""
+"""Baseline agents behind one small protocol (imports mk_env only).
+
+>>> from agents import make_agent
+>>> agent = make_agent("heuristic")
+"""
+
+from .base import Agent, BaseAgent, agent_kinds, make_agent, register_agent
+
+__all__ = ["Agent", "BaseAgent", "agent_kinds", "make_agent", "register_agent"]

@@ -1,0 +1,367 @@
+"""``heuristic``: one-ply lookahead on a determinized copy with a hand-written evaluation.
+
+For each decision the agent draws one determinized state, lists a few *candidate* actions (never all
+~1,500 trades nor all few hundred tunnel placements: placements are ranked by a cheap static score
+first), applies each on a clone, lets its own quick default policy settle the sub-decisions that
+follow (mineral, pedestal, workshop, bribes, statue destination, spell choices) and scores the result
+with :func:`evaluate`: the seat's honour as if the game ended now plus a weighted *potential* (what it
+owns, its trollsmoot, its pedestals, how deep its network reaches, statues on their way inward).
+
+The same pieces (:func:`candidates`, :func:`settle`, :func:`evaluate`, :func:`quick_action`) are the
+prior, rollout policy and leaf evaluation of :mod:`agents.mcts`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mk_env.rules import economy as eco
+from mk_env.rules import turn as T
+from mk_env.rules.actions import SMOOT_CONE
+from mk_env.rules.content import CART, COIN, HAMMER, MINERALS, N_RESOURCES
+from mk_env.rules.state import GameState
+from mk_env.rules.view import PlayerView
+
+from .base import BaseAgent, register_agent
+
+#: potential value of one resource owned (stone, iron, heartstone, coin, cart, hammer, rune)
+RESOURCE_VALUE = np.array([0.55, 0.7, 0.9, 0.45, 0.4, 0.5, 0.35])
+#: a recruited troll's potential (its future cascades) while the game is young
+TROLL_VALUE = 2.2
+SYMBOL_VALUE = 0.25  # per resource symbol in the trollsmoot, times cascades left above it
+PEDESTAL_VALUE = 2.0  # a pedestal in storage (a future point token + a doubled statue)
+REACH_VALUE = 1.2  # per tier of the innermost square of the network
+DIG_POTENTIAL = 0.5  # times the honour of the best tunnel the seat could pay for now
+STATUE_POTENTIAL = 0.35  # times the tier value of every unearthed statue in the network
+BURIED_VALUE = 0.6  # per buried statue/resource beside the network
+
+#: sub-decisions the agent's own quick policy settles inside a lookahead
+SUB_PHASES = frozenset((T.BRIBE, T.RECRUIT_PEDESTAL, T.DIG_MINERAL, T.DIG_PEDESTAL, T.DIG_WORKSHOP,
+                        T.SPELL_OPTION, T.SPELL_SMOOT, T.SPELL_HORDE, T.SPELL_PEDESTAL, T.SPELL_DIG,
+                        T.SPELL_STATUE, T.STATUE_DEST, T.WORKSHOP))
+#: establishing preference (the more useful conversions first)
+WORKSHOP_PREFERENCE = ("Metalworks", "Stonemill", "Stonegrinder", "Quartermaster", "Toolforge",
+                       "Coinpress", "Cartwright", "Wheeljack", "Charmcrafter", "Pickforge",
+                       "Runesmithy")
+MAX_DIGS = 6  # tunnel placements evaluated by lookahead, best static scores first
+MAX_TRADES = 4
+
+
+# ================================================================================================
+# evaluation
+# ================================================================================================
+def evaluate(st: GameState, p: int) -> float:
+    """Honour as if the game ended now plus weighted potential, for seat ``p``."""
+    total = float(st.score_breakdown(p)["total"])
+    if st.is_terminal():
+        return total
+    late = 0.25 if st.final_turns_left >= 0 else 1.0
+    return total + late * potential(st, p)
+
+
+def potential(st: GameState, p: int) -> float:
+    """What the position promises beyond honour already counted."""
+    game, geo = st.game, st.game.geo
+    have = eco.owned(st, p)
+    value = float(RESOURCE_VALUE @ have)
+    value += DIG_POTENTIAL * best_affordable_honour(st, have)
+    smoot = st.smoot[p]
+    n_trolls = int((smoot >= 0).sum())
+    room = max(0, game.max_trolls - n_trolls)
+    value += TROLL_VALUE * n_trolls * min(1.0, room / 3 + 0.3)
+    # symbols regenerate each time a cascade passes: weight by the slots still open above them
+    open_above = _open_above(smoot)
+    for s in np.flatnonzero(smoot >= 0):
+        value += SYMBOL_VALUE * int(game.card_symbols[smoot[s]].sum()) * open_above[s]
+    value += PEDESTAL_VALUE * int(st.storage_pedestals[game.storage_of[p]].sum())
+    net = st.reach[p]
+    value += REACH_VALUE * float(geo.tier[net].max(initial=0))
+    statues = np.flatnonzero((st.statue[:-1] >= 0) & net[:-1])
+    for sq in statues:
+        t = int(geo.tier[sq])
+        if t > 0:
+            mult = 2 if st.pedestal[sq] == st.statue[sq] else 1
+            value += STATUE_POTENTIAL * game.pack.statue_values[t - 1] * mult
+    frontier = _frontier(st, p)
+    value += BURIED_VALUE * float(((st.statue[frontier] >= 0) | (st.buried[frontier] >= 0)).sum())
+    return value
+
+
+def _open_above(smoot: np.ndarray) -> np.ndarray:
+    """For each slot, how many empty slots above it would cascade through it."""
+    out = np.zeros(len(smoot))
+    for top, cone in enumerate(SMOOT_CONE):
+        if smoot[top] < 0:
+            for s in cone[1:]:
+                out[s] += 1
+    return out
+
+
+def _frontier(st: GameState, p: int) -> np.ndarray:
+    """Empty squares beside p's network."""
+    nb = st.game.geo.neighbours
+    net = st.reach[p]
+    side = np.zeros_like(net)
+    side[nb[net]] = True
+    side &= st.kind == 0
+    side[-1] = False
+    return side
+
+
+def best_affordable_honour(st: GameState, have: np.ndarray) -> int:
+    """Honour of the best tunnel the minerals owned would pay for (geometry ignored)."""
+    honour = st.game.pack.tunnel_honour
+    best = 0
+    for m, name in enumerate(MINERALS):
+        size = min(int(have[m]), max(honour))
+        if size >= min(honour):
+            best = max(best, honour[size][name])
+    return best
+
+
+# ================================================================================================
+# candidates
+# ================================================================================================
+def split_blocks(layout, legal: np.ndarray) -> dict[str, list[int]]:
+    """Legal actions grouped by block, as arguments within the block (vectorised decode)."""
+    out: dict[str, list[int]] = {}
+    for block in layout.BLOCKS:
+        lo = layout.offset[block]
+        i, j = np.searchsorted(legal, (lo, lo + layout.sizes[block]))
+        if j > i:
+            out[block] = (legal[i:j] - lo).tolist()
+    return out
+
+
+def candidates(st: GameState, p: int) -> list[int]:
+    """A short list of the decisions worth a lookahead, from the legal ones."""
+    legal = st.legal_actions()
+    if len(legal) <= 1:
+        return [int(a) for a in legal]
+    layout = st.game.layout
+    blocks = split_blocks(layout, legal)
+    out: list[int] = []
+    for block, args in blocks.items():
+        if block == "trade":
+            continue
+        if block == "dig":
+            args = top_digs(st, p, args, MAX_DIGS)
+        out += [layout.index(block, a) for a in args]
+    if "trade" in blocks and _trading_useful(st, p):
+        out += [layout.index("trade", a) for a in useful_trades(st, p, blocks["trade"])]
+    return out or [int(legal[0])]
+
+
+def _trading_useful(st: GameState, p: int) -> bool:
+    """Trade to complete a dig in step 2, or to make sets in the final turns."""
+    return st.phase == T.STEP2 or (st.final_turns_left >= 0 and st.phase in (T.STEP4, T.STEP3))
+
+
+def useful_trades(st: GameState, p: int, args: list[int]) -> list[int]:
+    """For each mineral (and a cart), the legal trade that gives away the least valuable four."""
+    layout = st.game.layout
+    have = eco.owned(st, p)
+    wanted = [m for m in range(len(MINERALS)) if have[m] >= 2] + ([CART] if st.phase == T.STEP4 else [])
+    if st.final_turns_left >= 0:
+        wanted = list(range(N_RESOURCES))
+    best: dict[int, tuple[float, int]] = {}
+    for arg in args:
+        give, gain = layout.trade_args(arg)
+        if gain not in wanted or give[gain] > 0:
+            continue
+        cost = float(RESOURCE_VALUE @ give)
+        if gain not in best or cost < best[gain][0]:
+            best[gain] = (cost, arg)
+    ranked = sorted(best.values())
+    return [arg for _, arg in ranked[:MAX_TRADES]]
+
+
+def top_digs(st: GameState, p: int, args: list[int], k: int) -> list[int]:
+    """The ``k`` tunnel placements with the best static score."""
+    if len(args) <= k:
+        return args
+    scores = dig_scores(st, p, np.asarray(args))
+    order = np.argsort(-scores, kind="stable")[:k]
+    return [int(args[i]) for i in order]
+
+
+def dig_scores(st: GameState, p: int, args: np.ndarray) -> np.ndarray:
+    """Cheap static value of tunnel placements: honour, depth, buried things, anchors, rubble."""
+    game, geo = st.game, st.game.geo
+    table = geo.tunnel_placements
+    have = eco.owned(st, p)
+    size = table.size[args]
+    honour_table = game.pack.tunnel_honour
+    honour = np.array([max(honour_table[int(z)][MINERALS[m]] for m in range(3) if have[m] >= z)
+                       for z in size], dtype=float)
+    cells = table.cells[args]  # padded with the sentinel
+    tier = geo.tier[cells]
+    finds = ((st.statue[cells] >= 0) | (st.buried[cells] >= 0)).sum(axis=1)
+    score = honour + 0.8 * tier.max(axis=1) + 0.15 * tier.sum(axis=1) + 1.5 * finds
+    anchors = table.anchor[args]
+    if int(st.storage_pedestals[game.storage_of[p]].sum()) > 0:
+        score += np.where(anchors >= 0, 0.6 * geo.tier[np.maximum(anchors, 0)], 0.0)
+    score -= 1.0 * table.rubble[args]
+    return score
+
+
+# ================================================================================================
+# quick default policy (sub-decisions inside a lookahead; rollouts)
+# ================================================================================================
+def quick_action(st: GameState, p: int) -> int:
+    """A cheap rule-of-thumb decision for the current phase (no lookahead)."""
+    legal = st.legal_actions()
+    layout = st.game.layout
+    if len(legal) == 1:
+        return int(legal[0])
+    ph = st.phase
+    by_block = split_blocks(layout, legal)
+    pick = _quick_pick(st, p, ph, by_block)
+    if pick is not None:
+        return layout.index(*pick)
+    if "pass" in by_block:
+        return 0
+    return int(legal[0])
+
+
+def _quick_pick(st: GameState, p: int, ph: int, by: dict[str, list[int]]) -> tuple[str, int] | None:
+    game = st.game
+    have = eco.owned(st, p)
+    if ph == T.BRIBE:
+        # coins first, else the resource owned most of (minerals last)
+        order = sorted(by["bribe"], key=lambda r: (r != COIN, r < 3, -have[r]))
+        return "bribe", order[0]
+    if ph == T.DIG_MINERAL:
+        return "mineral", max(by["mineral"])  # heartstone > iron > stone
+    if ph == T.DIG_PEDESTAL and "pedestal" in by:
+        anchor = int(game.geo.tunnel_placements.anchor[st.pending["dig"]])
+        tier = int(game.geo.tier[anchor]) - 1
+        return "pedestal", max(by["pedestal"], key=lambda c: st.track_value[tier, c])
+    if ph in (T.RECRUIT_PEDESTAL, T.SPELL_PEDESTAL):
+        return "pedestal", max(by["pedestal"], key=lambda c: st.bag[c])
+    if ph == T.DIG_WORKSHOP and "establish" in by:
+        names = [w.name for w in game.pack.workshops]
+        rank = {n: i for i, n in enumerate(WORKSHOP_PREFERENCE)}
+        return "establish", min(by["establish"], key=lambda w: rank.get(names[w], 99))
+    if ph == T.SPELL_OPTION:
+        spell = game.pack.spells[st.spellbook[st.pending["spell"]]]
+        from mk_env.rules.content import RESOURCES
+        def worth(k: int) -> float:
+            return sum(RESOURCE_VALUE[RESOURCES.index(r)] * n for r, n in spell.params["options"][k].items())
+        return "spell_option", max(by["spell_option"], key=worth)
+    if ph == T.SPELL_SMOOT:
+        return "smoot_slot", max(by["smoot_slot"], key=lambda s: _cone_missing(st, p, s))
+    if ph == T.SPELL_HORDE:
+        return "horde_slot", max(by["horde_slot"], key=lambda h: (int(st.horde_bribes[h].sum()),
+                                                                  int(game.card_symbols[st.horde[h]].sum())))
+    if ph in (T.SPELL_DIG, T.STEP2) and "dig" in by:
+        return "dig", top_digs(st, p, by["dig"], 1)[0]
+    if ph == T.STEP2 and "recruit" in by:
+        return "recruit", max(by["recruit"], key=lambda a: _recruit_score(st, p, a))
+    if ph == T.SPELL_STATUE and "select_statue" in by:
+        return "select_statue", by["select_statue"][0]
+    if ph == T.STATUE_DEST:
+        return "move_statue", max(by["move_statue"], key=lambda sq: _spot_value(st, int(st.pending["statue"]), sq))
+    if ph == T.STEP3 and "hall" in by:
+        return "hall", by["hall"][0]
+    if ph == T.STEP4 and "select_statue" in by:
+        gains = {sq: _best_move_gain(st, p, sq) for sq in by["select_statue"]}
+        sq = max(gains, key=gains.get)
+        if gains[sq] > 0:
+            return "select_statue", sq
+    return None
+
+
+def _cone_missing(st: GameState, p: int, slot: int) -> int:
+    """Symbols a cascade from ``slot`` would fill."""
+    game = st.game
+    total = 0
+    for s in SMOOT_CONE[slot]:
+        card = st.smoot[p, s]
+        if card >= 0:
+            total += int(np.maximum(game.card_symbols[card] - st.tokens[p, s], 0).sum())
+    return total
+
+
+def _recruit_score(st: GameState, p: int, arg: int) -> float:
+    h, t = st.game.layout.recruit_args(arg)
+    card = st.horde[h]
+    return float(st.game.card_symbols[card].sum()) + _cone_missing(st, p, t) - 0.01 * h
+
+
+def _spot_value(st: GameState, src: int, sq: int) -> float:
+    """How good a square is for the statue now on ``src`` (tier value, doubled on its pedestal,
+    an altar's swing)."""
+    game = st.game
+    clan = int(st.statue[src])
+    if st.hall_at[sq] >= 0:
+        hall = int(st.hall_at[sq])
+        if st.hall_altar[hall] == sq:
+            h = game.pack.great_halls[hall]
+            return float(h.high - h.low)
+        return -1.0
+    t = int(game.geo.tier[sq])
+    v = game.pack.statue_values[t - 1] if t > 0 else 0
+    return float(v * (2 if st.pedestal[sq] == clan else 1))
+
+
+def _best_move_gain(st: GameState, p: int, sq: int) -> float:
+    dests = T.statue_destinations(st, p, sq)
+    if len(dests) == 0:
+        return 0.0
+    here = _spot_value(st, sq, sq)
+    return max(_spot_value(st, sq, int(d)) for d in dests) - here - 0.5
+
+
+def settle(st: GameState, p: int, limit: int = 12) -> None:
+    """Resolve p's pending sub-decisions with the quick policy, so the position can be evaluated."""
+    for _ in range(limit):
+        if st.is_terminal() or st.current != p or st.phase not in SUB_PHASES:
+            return
+        st.apply(quick_action(st, p))
+
+
+# ================================================================================================
+# the agent
+# ================================================================================================
+def lookahead_values(st: GameState, p: int, actions: list[int]) -> np.ndarray:
+    """Value of each action for ``p`` after applying it to a clone and settling."""
+    values = np.empty(len(actions))
+    for i, a in enumerate(actions):
+        c = st.clone()
+        c.apply(a)
+        settle(c, p)
+        values[i] = evaluate(c, p)
+    return values
+
+
+def best_action(st: GameState, p: int, rng: np.random.Generator) -> int:
+    """The heuristic's choice on a (determinized) state: one-ply lookahead over candidates."""
+    cands = candidates(st, p)
+    if len(cands) == 1:
+        return cands[0]
+    values = lookahead_values(st, p, cands)
+    best = np.flatnonzero(values >= values.max() - 1e-9)
+    return int(cands[best[rng.integers(len(best))]])
+
+
+class HeuristicAgent(BaseAgent):
+    """Greedy one-ply lookahead with :func:`evaluate`."""
+
+    name = "heuristic"
+
+    def act(self, view: PlayerView, rng: np.random.Generator) -> int:
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0])
+        st = view.determinize(rng)
+        return best_action(st, view.seat, rng)
+
+
+def _make(arg: str) -> HeuristicAgent:
+    if arg:
+        raise ValueError(f"agent spec 'heuristic' takes no argument, got 'heuristic:{arg}'")
+    return HeuristicAgent()
+
+
+register_agent("heuristic", _make, "one-ply lookahead with a hand-written evaluation")

@@ -1,0 +1,105 @@
+"""Agents: spec strings, legal decisions over whole games, heuristic strength."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents import make_agent
+from agents.heuristic import evaluate
+from agents.mcts import MCTSAgent
+from mk_env.rules import Game
+from mk_env.rules.view import PlayerView
+
+
+class CheckedAgent:
+    """Wraps an agent and asserts every decision is legal and leaves the true state untouched."""
+
+    def __init__(self, inner):
+        self.inner, self.name, self.decisions = inner, inner.name, 0
+
+    def reset(self, seat: int, num_players: int) -> None:
+        self.inner.reset(seat, num_players)
+
+    def act(self, view: PlayerView, rng: np.random.Generator) -> int:
+        before = view._state.to_json()
+        a = self.inner.act(view, rng)
+        assert view._state.to_json() == before, f"{self.name} changed the true state"
+        assert int(a) in set(view.legal_actions().tolist()), f"{self.name} chose illegal {a}"
+        self.decisions += 1
+        return a
+
+
+def play(specs: list[str], seed: int):
+    from training.play import run_game
+    agents = [CheckedAgent(make_agent(s)) for s in specs]
+    return run_game(agents, seed), agents
+
+
+def test_spec_strings_build_agents():
+    assert make_agent("random").name == "random"
+    assert make_agent("heuristic").name == "heuristic"
+    assert make_agent("mcts").simulations > 0
+    assert make_agent("mcts:400").simulations == 400
+    a = make_agent("mcts:2s")
+    assert a.seconds == 2.0 and a.simulations is None
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("alphazero", "unknown agent spec"), ("", "non-empty"), ("mcts:-3", "positive"),
+    ("mcts:abc", "positive"), ("random:5", "takes no argument"), ("ppo", "needs a model path"),
+    ("ppo:/no/such/model.zip", "no model file"),
+])
+def test_bad_specs_are_refused_clearly(spec, words):
+    with pytest.raises(ValueError, match=words):
+        make_agent(spec)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_and_heuristic_play_legal_games(players):
+    specs = ["heuristic" if p % 2 == 0 else "random" for p in range(players)]
+    state, agents = play(specs, seed=players)
+    assert state.is_terminal()
+    assert all(a.decisions > 0 for a in agents)
+
+
+@pytest.mark.slow
+def test_heuristic_self_play_five_players():
+    state, _ = play(["heuristic"] * 5, seed=11)
+    assert state.is_terminal()
+    assert min(state.score_breakdown(p)["total"] for p in range(5)) > 10
+
+
+def test_mcts_plays_a_legal_game_with_a_tiny_budget():
+    state, agents = play(["mcts:2", "random"], seed=5)
+    assert state.is_terminal() and agents[0].decisions > 10
+
+
+def test_mcts_seconds_budget_is_respected():
+    import time
+    game = Game(3)
+    st = game.new_initial_state(2)
+    rng = np.random.default_rng(0)
+    while st.decision_kind() != "step2_recruit_or_dig" or len(st.legal_actions()) < 3:
+        st.apply(int(st.legal_actions()[rng.integers(len(st.legal_actions()))]))
+    agent = MCTSAgent(simulations=None, seconds=0.2)
+    t0 = time.perf_counter()
+    a = agent.act(PlayerView(st, st.current_player()), rng)
+    assert time.perf_counter() - t0 < 1.5
+    assert st.is_legal(a)
+
+
+def test_heuristic_beats_random_in_two_player_games():
+    from training.play import run_game
+    wins = 0
+    for seed in range(10):
+        specs = ["heuristic", "random"] if seed % 2 == 0 else ["random", "heuristic"]
+        state = run_game(specs, seed)
+        wins += state.ranks()[specs.index("heuristic")] == 0
+    assert wins >= 8
+
+
+def test_evaluation_counts_honour_on_the_table():
+    state, _ = play(["heuristic", "heuristic"], seed=3)
+    for p in range(2):  # at the end the evaluation is the final honour
+        assert evaluate(state, p) == state.score_breakdown(p)["total"]

@@ -1,0 +1,284 @@
+"""``mk-env tournament``: self-play tournaments between agents, with ratings and charts.
+
+Schedule. With ``A`` agents for ``N`` seats: if ``A <= N`` every game seats the agents cyclically
+(``random,heuristic`` at 4 players: R H R H); if ``A > N`` the matches are every combination of N
+agents (round robin). Each match is played in all N seat rotations with one shared seed (duplicate
+seeds), so each agent plays each seat equally and luck of the deal cancels out; a rotation that
+repeats an earlier seating (R H R H, or one agent in every seat) gets a seed of its own. Game ``i`` belongs to
+block ``i // N`` (match ``block % matches``, seed derived from ``(seed, block)``) and rotation
+``i % N``: the schedule depends only on the arguments.
+
+Running. Games run in parallel over ``--workers`` processes; each finished game is appended as one
+JSON line to ``OUT/games.jsonl``, so an interrupted tournament restarted with the same ``--out``
+skips the games already done. Ratings and statistics are computed from the games in index order:
+the same seed gives the same results whatever the number of workers (for agents whose budget is
+counted in simulations, not seconds).
+
+Outputs in ``OUT``: ``games.jsonl``, ``config.json``, ``results.json`` (``{"agents": {SPEC: {...}},
+"balance": {...}, "games": [...]}``), ``ratings.png`` and ``scores.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import multiprocessing as mp
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mk_env.rules import CATEGORIES
+
+from .play import make_game, parse_agents, run_game
+from .ratings import balance, summarize
+
+DEFAULT_AGENTS = "random,heuristic,mcts:8"
+DEFAULT_PLAYERS = 2
+DEFAULT_GAMES = 36
+DEFAULT_OUT = "runs/tournament"
+BACKENDS = ("local",)
+
+
+# ================================================================================================
+# one game (a pure top-level function: can be shipped to any executor)
+# ================================================================================================
+def play_game(specs: list[str], seed: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Play one game; a JSON-able record of its outcome (no index: the caller adds it)."""
+    t0 = time.perf_counter()
+    game = make_game(len(specs), options)
+    state = run_game(list(specs), seed, game=game)
+    start = {sq: k for k, (sq, _) in enumerate(game.geo.start_points)}
+    return {
+        "agents": list(specs),
+        "seed": int(seed),
+        "options": game.options_dict(),
+        "ranks": [int(r) for r in state.ranks()],
+        "scores": [state.score_breakdown(p) for p in range(len(specs))],
+        "start_points": [start[int(sq)] for sq in state.gate_sq],
+        "turns": int(state.turn) + 1,
+        "decisions": len(state.history),
+        "seconds": round(time.perf_counter() - t0, 3),
+    }
+
+
+# ================================================================================================
+# the schedule
+# ================================================================================================
+def matches(agents: list[str], players: int) -> list[tuple[str, ...]]:
+    """The lineups to play: every combination of ``players`` agents, or the agents cycled."""
+    if len(agents) > players:
+        return list(itertools.combinations(agents, players))
+    return [tuple(agents[i % len(agents)] for i in range(players))]
+
+
+def game_seed(seed: int, block: int, *extra: int) -> int:
+    """The seed shared by the seat rotations of one block."""
+    return int(np.random.SeedSequence([int(seed), int(block), *map(int, extra)]).generate_state(1)[0])
+
+
+def schedule(agents: list[str], players: int, games: int, seed: int) -> list[dict[str, Any]]:
+    """Game ``i``: its seat lineup and seed (rotation ``i % players`` of block ``i // players``)."""
+    lineups = matches(agents, players)
+    out = []
+    for i in range(games):
+        block, rot = divmod(i, players)
+        lineup = lineups[block % len(lineups)]
+        seats = [lineup[(s + rot) % players] for s in range(players)]
+        earlier = [[lineup[(s + r) % players] for s in range(players)] for r in range(rot)]
+        # a rotation that repeats an earlier seating (R H R H) gets its own seed
+        gseed = game_seed(seed, block) if seats not in earlier else game_seed(seed, block, rot)
+        out.append({"index": i, "agents": seats, "seed": gseed})
+    return out
+
+
+def _run_one(job: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    result = play_game(job["agents"], job["seed"], options)
+    return {"index": job["index"], **result}
+
+
+def _run_star(args: tuple) -> dict[str, Any]:
+    return _run_one(*args)
+
+
+# ================================================================================================
+# the tournament
+# ================================================================================================
+def read_games(path: Path) -> list[dict[str, Any]]:
+    """Finished games in ``games.jsonl`` (a torn last line from an interruption is dropped)."""
+    if not path.exists():
+        return []
+    games = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            try:
+                g = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(g, dict) and "index" in g:
+                games.append(g)
+    return games
+
+
+def _check_config(out: Path, config: dict[str, Any]) -> None:
+    path = out / "config.json"
+    if path.exists():
+        old = json.loads(path.read_text())
+        keys = ("agents", "players", "seed", "options")
+        if any(old.get(k) != config[k] for k in keys):
+            raise ValueError(f"--out {out} holds a tournament with other settings "
+                             f"({ {k: old.get(k) for k in keys} }); use another --out or delete it")
+    out.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(config, indent=2))
+
+
+def run_tournament(agents: list[str], players: int, games: int, seed: int = 0, workers: int = 1,
+                   out: str | os.PathLike = DEFAULT_OUT, options: dict[str, Any] | None = None,
+                   progress: bool = True, charts: bool = True) -> dict[str, Any]:
+    """Play (or finish) a tournament in ``out`` and return the results written to results.json."""
+    if not 2 <= players <= 5:
+        raise ValueError(f"--players {players}: the game is for 2 to 5 players")
+    if games < 1:
+        raise ValueError(f"--games {games}: need at least 1 game")
+    if workers < 1:
+        raise ValueError(f"--workers {workers}: need at least 1 worker")
+    options = dict(options or {})
+    make_game(players, options)  # validates the options early
+    out = Path(out)
+    config = {"agents": agents, "players": players, "games": games, "seed": seed, "options": options}
+    _check_config(out, config)
+    jobs = schedule(agents, players, games, seed)
+    log = out / "games.jsonl"
+    done = {g["index"]: g for g in read_games(log) if g["index"] < games}
+    todo = [j for j in jobs if j["index"] not in done]
+    if todo:
+        with open(log, "a", encoding="utf-8") as f:
+            for result in _execute(todo, options, workers, progress, total=games, already=len(done)):
+                f.write(json.dumps(result, separators=(",", ":")) + "\n")
+                f.flush()
+                done[result["index"]] = result
+    finished = [done[i] for i in sorted(done)]
+    results = {"config": config, "agents": summarize(finished, list(dict.fromkeys(agents))),
+               "balance": balance(finished), "games": finished}
+    (out / "results.json").write_text(json.dumps(results, indent=1))
+    if charts:
+        write_charts(results, out)
+    return results
+
+
+def _execute(todo: list[dict], options: dict, workers: int, progress: bool, total: int, already: int):
+    """Yield finished games as they come (any order), with a live progress bar."""
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+    bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   TimeRemainingColumn(), disable=not progress, transient=False)
+    with bar:
+        task = bar.add_task("games", total=total, completed=already)
+        if workers == 1:
+            results = (_run_one(j, options) for j in todo)
+            for r in results:
+                bar.advance(task)
+                yield r
+            return
+        ctx = mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+        with ctx.Pool(workers) as pool:
+            for r in pool.imap_unordered(_run_star, [(j, options) for j in todo], chunksize=1):
+                bar.advance(task)
+                yield r
+
+
+# ================================================================================================
+# reporting
+# ================================================================================================
+def leaderboard(results: dict[str, Any]):
+    """A rich table of the agents, best rating first."""
+    from rich.table import Table
+    table = Table(title=f"Leaderboard ({len(results['games'])} games, "
+                        f"{results['config']['players']} players)")
+    for col in ("rank", "agent", "rating mu", "sigma", "win rate", "95% CI", "mean rank",
+                "mean honour"):
+        table.add_column(col, justify="left" if col == "agent" else "right")
+    rows = sorted(results["agents"].items(), key=lambda kv: -kv[1]["rating_mu"])
+    for i, (spec, a) in enumerate(rows):
+        lo, hi = a["win_rate_ci95"]
+        table.add_row(str(i + 1), spec, f"{a['rating_mu']:.2f}", f"{a['rating_sigma']:.2f}",
+                      f"{a['win_rate']:.1%}", f"{lo:.1%}-{hi:.1%}", f"{a['mean_rank']:.2f}",
+                      f"{a['mean_honour']:.1f}")
+    return table
+
+
+def write_charts(results: dict[str, Any], out: Path) -> list[Path]:
+    """ratings.png (mu with 2-sigma bars) and scores.png (mean honour by scoring category)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    agents = sorted(results["agents"], key=lambda a: -results["agents"][a]["rating_mu"])
+    stats = [results["agents"][a] for a in agents]
+    paths = []
+    fig, ax = plt.subplots(figsize=(max(4, 1.4 * len(agents)), 3.5))
+    ax.bar(agents, [s["rating_mu"] for s in stats], yerr=[2 * s["rating_sigma"] for s in stats],
+           capsize=4, color="#5b7fa6")
+    ax.set_ylabel("openskill mu (bars: 2 sigma)")
+    ax.set_title("Ratings")
+    fig.tight_layout()
+    paths.append(out / "ratings.png")
+    fig.savefig(paths[-1], dpi=100)
+    plt.close(fig)
+    fig, ax = plt.subplots(figsize=(max(4, 1.4 * len(agents)), 3.5))
+    bottom = np.zeros(len(agents))
+    for c in CATEGORIES:
+        vals = np.array([s["honour_breakdown"][c] for s in stats])
+        ax.bar(agents, vals, bottom=bottom, label=c)
+        bottom += vals
+    ax.set_ylabel("mean honour per game")
+    ax.set_title("Where honour comes from")
+    ax.legend(fontsize=7, loc="upper left")
+    fig.tight_layout()
+    paths.append(out / "scores.png")
+    fig.savefig(paths[-1], dpi=100)
+    plt.close(fig)
+    return paths
+
+
+def _cmd(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    console = Console(width=None if sys.stdout.isatty() else 120)
+    try:
+        agents = parse_agents(args.agents)
+        if len(set(agents)) != len(agents):
+            raise ValueError(f"--agents {args.agents!r}: each agent may be listed once")
+        if args.backend not in BACKENDS:
+            raise ValueError(f"--backend {args.backend!r}: allowed: {', '.join(BACKENDS)} "
+                             f"(Ray comes with the training issue)")
+        options = {"board_side": args.board_side} if args.board_side else {}
+        results = run_tournament(agents, args.players, args.games, args.seed, args.workers, args.out,
+                                 options)
+    except ValueError as e:
+        console.print(f"[red]error:[/red] {e}")
+        return 2
+    console.print(leaderboard(results))
+    console.print(f"results: {Path(args.out) / 'results.json'}; charts: ratings.png, scores.png")
+    return 0
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "tournament", help="self-play tournament between agents, with ratings and charts",
+        description="Play a tournament (seats rotated, duplicate seeds, parallel, resumable) and "
+                    "write results.json, games.jsonl and charts to --out.")
+    p.add_argument("--agents", default=DEFAULT_AGENTS,
+                   help=f"comma-separated agent specs (default {DEFAULT_AGENTS})")
+    p.add_argument("--players", type=int, default=DEFAULT_PLAYERS,
+                   help=f"players per game, 2-5 (default {DEFAULT_PLAYERS})")
+    p.add_argument("--games", type=int, default=DEFAULT_GAMES, help=f"games (default {DEFAULT_GAMES})")
+    p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+    p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
+                   help="parallel worker processes (default 2)")
+    p.add_argument("--out", default=DEFAULT_OUT, help=f"output folder, resumable (default {DEFAULT_OUT})")
+    p.add_argument("--board-side", default=None, help="board side (default: by player count)")
+    p.add_argument("--backend", default="local", help="executor: local (Ray: later)")
+    p.set_defaults(func=_cmd)
