@@ -1,0 +1,310 @@
+"""``mk-env soak``: thousands of random games with every invariant checked after every decision.
+
+Each game draws its options (player count, board side, workshop selection, team mode) and a policy:
+
+* ``uniform``: uniform random over the legal actions;
+* ``no_trade``: uniform over the legal actions that are not trades, preferring anything but pass, so
+  that digs, great halls, statues, spells and workshops are exercised (random trading otherwise
+  dominates the action counts).
+
+After each decision :func:`mk_env.invariants.check_invariants` and :func:`~mk_env.invariants.check_step`
+run; a failure (an invariant, or an exception from the engine) stops that game and saves a record
+(a :mod:`mk_env.records` game record: options, seed, actions) that reproduces it:
+``mk-env soak --replay FILE``.
+
+>>> report = soak(games=8, players="all", seed=0, workers=1)
+>>> report.failures
+[]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import sys
+import time
+import traceback
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mk_env.invariants import check_end, check_invariants, check_step, component_totals
+from mk_env.records import GameRecord, game_of, load_record
+from mk_env.rules import Game, GameState
+from mk_env.rules.game import PLAYER_COUNTS, WORKSHOP_SELECTIONS
+
+POLICIES = ("uniform", "no_trade")
+
+
+# ================================================================================================
+# results
+# ================================================================================================
+@dataclass
+class SoakFailure:
+    """One game that broke an invariant or crashed the engine, with the saved record's path."""
+
+    game_index: int
+    options: dict
+    seed: int
+    policy: str
+    decision: int  # number of decisions applied when it failed
+    error: str
+    record_path: str | None = None
+
+
+@dataclass
+class SoakReport:
+    """What a soak run did: games, decisions checked, action blocks used, failures."""
+
+    games: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    games_by_players: Counter = field(default_factory=Counter)
+    games_by_policy: Counter = field(default_factory=Counter)
+    turns_by_players: Counter = field(default_factory=Counter)
+    blocks: Counter = field(default_factory=Counter)
+    failures: list[SoakFailure] = field(default_factory=list)
+
+    def merge(self, other: SoakReport) -> None:
+        self.games += other.games
+        self.decisions += other.decisions
+        self.games_by_players.update(other.games_by_players)
+        self.games_by_policy.update(other.games_by_policy)
+        self.turns_by_players.update(other.turns_by_players)
+        self.blocks.update(other.blocks)
+        self.failures.extend(other.failures)
+
+    def summary(self) -> str:
+        """A plain-text summary table."""
+        rate = self.games / self.seconds if self.seconds else 0.0
+        lines = [f"soak: {self.games} games, {self.decisions} decisions checked, "
+                 f"{len(self.failures)} failures, {self.seconds:.1f} s ({rate:.1f} games/s)", "",
+                 f"{'players':>8} {'games':>8} {'mean turns':>11}"]
+        for n in sorted(self.games_by_players):
+            g = self.games_by_players[n]
+            lines.append(f"{n:>8} {g:>8} {self.turns_by_players[n] / max(g, 1):>11.1f}")
+        lines += ["", f"{'policy':>8} {'games':>8}"]
+        lines += [f"{pol:>8} {self.games_by_policy[pol]:>8}" for pol in POLICIES]
+        total = sum(self.blocks.values()) or 1
+        lines += ["", f"{'action block':<18} {'uses':>10} {'share':>7}"]
+        for block in Game(2).layout.BLOCKS:
+            n = self.blocks.get(block, 0)
+            lines.append(f"{block:<18} {n:>10} {100 * n / total:>6.2f}%")
+        for f in self.failures:
+            lines += ["", f"FAILURE game {f.game_index} ({f.policy}, seed {f.seed}, options {f.options}) "
+                          f"at decision {f.decision}: {f.error}", f"  record: {f.record_path}"]
+        return "\n".join(lines)
+
+
+# ================================================================================================
+# one game
+# ================================================================================================
+def game_plan(index: int, players: str | int, seed: int) -> tuple[dict, int, str]:
+    """(options, game seed, policy) of game ``index`` of a soak run: a pure function of its arguments,
+    so any game can be rerun alone."""
+    rng = np.random.default_rng([seed, index])
+    n = PLAYER_COUNTS[index % len(PLAYER_COUNTS)] if players == "all" else int(players)
+    sides = [name for name, b in Game(n).pack.boards.items() if n in b.player_counts]
+    pack = Game(n).pack
+    selection = rng.integers(len(WORKSHOP_SELECTIONS) + 1)
+    if selection < len(WORKSHOP_SELECTIONS):
+        workshops: str | list[str] = WORKSHOP_SELECTIONS[selection]
+    else:  # a chosen set: 2 per player + 1 of the pack's tiles
+        tiles = [w.name for w in pack.workshops for _ in range(w.count)]
+        workshops = [tiles[i] for i in rng.permutation(len(tiles))[:2 * n + 1]]
+    options: dict[str, Any] = {"num_players": n, "board_side": str(rng.choice(sorted(sides))),
+                               "workshops": workshops, "team_mode": bool(n == 4 and rng.random() < 0.3)}
+    policy = POLICIES[(index // len(PLAYER_COUNTS)) % len(POLICIES)]
+    return options, int(rng.integers(2**31)), policy
+
+
+def choose(state: GameState, policy: str, rng: np.random.Generator) -> int:
+    """One decision of a random ``policy`` (see the module docstring)."""
+    legal = state.legal_actions()
+    if policy == "no_trade":
+        layout = state.game.layout
+        lo, hi = layout.offset["trade"], layout.offset["trade"] + layout.sizes["trade"]
+        keep = legal[((legal < lo) | (legal >= hi)) & (legal != 0)]
+        if len(keep):
+            legal = keep
+        elif len(legal) > 1 and legal[0] == 0 and rng.random() < 0.9:
+            legal = legal[:1]  # only trades or pass: mostly pass, so trades do not take over
+    return int(legal[rng.integers(len(legal))])
+
+
+def play_checked(options: dict, seed: int, policy: str, *, check: bool = True,
+                 blocks: Counter | None = None, actions: list[int] | None = None) -> GameState:
+    """Play one random game, checking every invariant after every decision. Raises the first
+    :class:`InvariantError` or engine exception; ``actions`` (if given) receives every decision."""
+    game = Game(**options)
+    state = game.new_initial_state(seed)
+    rng = np.random.default_rng(seed + 1)
+    actions = [] if actions is None else actions
+    baseline = component_totals(state)
+    if check:
+        check_invariants(state, baseline)
+    while not state.is_terminal():
+        a = choose(state, policy, rng)
+        before = state.clone() if check else None
+        actions.append(a)
+        state.apply(a)
+        if blocks is not None:
+            blocks[game.layout.decode(a)[0]] += 1
+        if check:
+            check_invariants(state, baseline)
+            check_step(before, state)
+    if check:
+        check_end(state)
+    return state
+
+
+def _run_game(index: int, players: str | int, seed: int, out: str | None) -> SoakReport:
+    options, game_seed, policy = game_plan(index, players, seed)
+    report = SoakReport()
+    blocks: Counter = Counter()
+    actions: list[int] = []
+    try:
+        state = play_checked(options, game_seed, policy, blocks=blocks, actions=actions)
+        report.turns_by_players[options["num_players"]] += state.turn
+    except Exception as e:  # noqa: BLE001 - every failure is reported with its record
+        error = f"{type(e).__name__}: {e}"
+        failure = SoakFailure(index, options, game_seed, policy, len(actions), error)
+        if out is not None:
+            failure.record_path = save_failure_record(Path(out), failure, actions, traceback.format_exc())
+        report.failures.append(failure)
+    report.games = 1
+    report.decisions = len(actions)
+    report.games_by_players[options["num_players"]] += 1
+    report.games_by_policy[policy] += 1
+    report.blocks = blocks
+    return report
+
+
+def _run_chunk(args: tuple[list[int], str | int, int, str | None]) -> SoakReport:
+    indices, players, seed, out = args
+    report = SoakReport()
+    for i in indices:
+        report.merge(_run_game(i, players, seed, out))
+    return report
+
+
+# ================================================================================================
+# records
+# ================================================================================================
+def save_failure_record(out: Path, failure: SoakFailure, actions: list[int], trace: str = "") -> str:
+    """Save a game record (:mod:`mk_env.records`: pack id, options, seed, actions) that reproduces a
+    failed game, with the soak's notes (policy, error, traceback) under ``"soak"``. Returns its path."""
+    game = Game(**failure.options)
+    record = GameRecord(pack_id=game.pack.pack_id, options=game.options_dict(), seed=failure.seed,
+                        actions=[int(a) for a in actions])
+    data = {**record.to_dict(), "soak": {"policy": failure.policy, "game_index": failure.game_index,
+                                         "decision": failure.decision, "error": failure.error,
+                                         "traceback": trace}}
+    path = Path(out) / f"soak-failure-{failure.game_index}-seed{failure.seed}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def replay_record(path: str | Path) -> GameState:
+    """Replay a saved record (:func:`mk_env.records.load_record`) with every invariant checked after
+    every action; raises what the game raised."""
+    record = load_record(path)
+    state = game_of(record).new_initial_state(record.seed)
+    baseline = component_totals(state)
+    check_invariants(state, baseline)
+    for a in record.actions:
+        before = state.clone()
+        state.apply(int(a))
+        check_invariants(state, baseline)
+        check_step(before, state)
+    if state.is_terminal():
+        check_end(state)
+    return state
+
+
+# ================================================================================================
+# the soak
+# ================================================================================================
+def soak(games: int, players: str | int = "all", seed: int = 0, *, workers: int = 1,
+         out: str | Path | None = None, progress: bool = False) -> SoakReport:
+    """Play ``games`` random games (``players``: "all" cycles 2..5, or a player count) with every
+    invariant checked after every decision; failures are saved under ``out`` (if given)."""
+    players = _check_players(players)
+    if games < 0:
+        raise ValueError(f"games={games} must be >= 0")
+    out_s = None if out is None else str(out)
+    start = time.perf_counter()
+    report = SoakReport()
+    chunk = 25
+    tasks = [(list(range(i, min(i + chunk, games))), players, seed, out_s) for i in range(0, games, chunk)]
+    if workers <= 1 or len(tasks) <= 1:
+        results = map(_run_chunk, tasks)
+        _collect(report, results, games, start, progress)
+    else:
+        with mp.get_context("spawn").Pool(workers) as pool:
+            _collect(report, pool.imap_unordered(_run_chunk, tasks), games, start, progress)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _collect(report: SoakReport, results, games: int, start: float, progress: bool) -> None:
+    last = start
+    for part in results:
+        report.merge(part)
+        now = time.perf_counter()
+        if progress and (now - last > 10 or report.games == games):
+            last = now
+            print(f"  {report.games}/{games} games, {report.decisions} decisions, "
+                  f"{len(report.failures)} failures, {now - start:.0f} s", file=sys.stderr, flush=True)
+
+
+def _check_players(players: str | int) -> str | int:
+    if players == "all":
+        return players
+    try:
+        n = int(players)
+    except (TypeError, ValueError):
+        n = None
+    if n not in PLAYER_COUNTS:
+        raise ValueError(f"players={players!r} is not allowed; use 'all' or one of "
+                         f"{', '.join(map(str, PLAYER_COUNTS))}")
+    return n
+
+
+# ================================================================================================
+# command line
+# ================================================================================================
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``mk-env soak``."""
+    p = subparsers.add_parser("soak", help="random games with every invariant checked after every decision",
+                              description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
+    p.add_argument("--players", default="all", help="'all' (cycle 2..5) or a player count (default all)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
+    p.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    p.add_argument("--out", default="soak-failures", help="folder for failure records (default soak-failures)")
+    p.add_argument("--replay", metavar="FILE", help="replay one saved failure record with all checks, then stop")
+    p.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    if args.replay:
+        try:
+            state = replay_record(args.replay)
+        except Exception as e:  # noqa: BLE001 - the point is to show it
+            print(f"reproduced: {type(e).__name__}: {e}")
+            return 1
+        print(f"replayed {len(state.history)} decisions: no failure ({state!r})")
+        return 0
+    try:
+        report = soak(args.games, args.players, args.seed, workers=args.workers, out=args.out, progress=True)
+    except ValueError as e:
+        print(f"mk-env soak: {e}", file=sys.stderr)
+        return 2
+    print(report.summary())
+    return 1 if report.failures else 0
