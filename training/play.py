@@ -95,6 +95,11 @@ def _cmd(args: argparse.Namespace) -> int:
         if not 2 <= len(specs) <= 5:
             raise ValueError(f"--agents: the game is for 2 to 5 players, got {len(specs)} agents")
         options = {"board_side": args.board_side} if args.board_side else {}
+        if args.teams:
+            if len(specs) != 4:
+                raise ValueError(f"--teams: team play is for 4 agents (seats 0+3 against 1+2), "
+                                 f"got {len(specs)}")
+            options["team_mode"] = True
         t0 = time.perf_counter()
         state = run_game(specs, args.seed, options)
     except ValueError as e:
@@ -116,4 +121,6 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=int, default=0, help="game seed (default 0)")
     p.add_argument("--board-side", default=None, help="board side (default: by player count)")
     p.add_argument("--replay", metavar="FILE", default=None, help="save the game record to FILE")
+    p.add_argument("--teams", action="store_true",
+                   help="team variant: 4 agents, seats 0 and 3 against seats 1 and 2")
     p.set_defaults(func=_cmd)

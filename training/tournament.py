@@ -14,6 +14,12 @@ skips the games already done. Ratings and statistics are computed from the games
 the same seed gives the same results whatever the number of workers (for agents whose budget is
 counted in simulations, not seconds).
 
+Team play (``--teams``): 4 players in two teams (seats 0 and 3 against seats 1 and 2, the rulebook's
+turn order Team 1, Team 2, Team 2, Team 1). ``--agents`` then lists team *pairings* such as
+``heuristic+heuristic,random+random`` (a single spec plays both seats of its team); each match of two
+pairings is played twice, each pairing once as Team 1, with one shared seed. Ratings, win rates and
+honour are per pairing (a team's two seats share its rank and score).
+
 Outputs in ``OUT``: ``games.jsonl``, ``config.json``, ``results.json`` (``{"agents": {SPEC: {...}},
 "balance": {...}, "games": [...]}``), ``ratings.png`` and ``scores.png``.
 """
@@ -96,8 +102,34 @@ def schedule(agents: list[str], players: int, games: int, seed: int) -> list[dic
     return out
 
 
+def parse_team(entry: str) -> tuple[str, str]:
+    """A team pairing ``A+B`` (or ``A`` for both seats) as the specs of its two seats."""
+    parts = [x.strip() for x in entry.split("+")]
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2 or not all(parts):
+        raise ValueError(f"team pairing {entry!r}: use AGENT or AGENT+AGENT, e.g. heuristic+random")
+    return parts[0], parts[1]
+
+
+def team_schedule(entries: list[str], games: int, seed: int) -> list[dict[str, Any]]:
+    """Game ``i`` of a team tournament: block ``i // 2`` is a match of two pairings, rotation ``i % 2``
+    says which of them is Team 1 (seats 0 and 3); both rotations share one seed."""
+    lineups = list(itertools.combinations(entries, 2)) if len(entries) > 2 else [tuple(entries * 2)[:2]]
+    out = []
+    for i in range(games):
+        block, rot = divmod(i, 2)
+        first, second = lineups[block % len(lineups)][::(-1 if rot else 1)]
+        (a0, a3), (b1, b2) = parse_team(first), parse_team(second)
+        out.append({"index": i, "agents": [a0, b1, b2, a3], "teams": [first, second, second, first],
+                    "seed": game_seed(seed, block) if first != second else game_seed(seed, block, rot)})
+    return out
+
+
 def _run_one(job: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
     result = play_game(job["agents"], job["seed"], options)
+    if "teams" in job:  # rate the pairings: each seat counts for its team
+        result = {**result, "seat_agents": result["agents"], "agents": job["teams"]}
     return {"index": job["index"], **result}
 
 
@@ -138,8 +170,15 @@ def _check_config(out: Path, config: dict[str, Any]) -> None:
 
 def run_tournament(agents: list[str], players: int, games: int, seed: int = 0, workers: int = 1,
                    out: str | os.PathLike = DEFAULT_OUT, options: dict[str, Any] | None = None,
-                   progress: bool = True, charts: bool = True) -> dict[str, Any]:
-    """Play (or finish) a tournament in ``out`` and return the results written to results.json."""
+                   progress: bool = True, charts: bool = True, teams: bool = False) -> dict[str, Any]:
+    """Play (or finish) a tournament in ``out`` and return the results written to results.json.
+    With ``teams``, ``agents`` are team pairings and the games are 4-player team games."""
+    if teams:
+        if players != 4:
+            raise ValueError(f"--teams: team play is for exactly 4 players, got --players {players}")
+        for entry in agents:
+            parse_team(entry)
+        options = {**(options or {}), "team_mode": True}
     if not 2 <= players <= 5:
         raise ValueError(f"--players {players}: the game is for 2 to 5 players")
     if games < 1:
@@ -151,7 +190,7 @@ def run_tournament(agents: list[str], players: int, games: int, seed: int = 0, w
     out = Path(out)
     config = {"agents": agents, "players": players, "games": games, "seed": seed, "options": options}
     _check_config(out, config)
-    jobs = schedule(agents, players, games, seed)
+    jobs = team_schedule(agents, games, seed) if teams else schedule(agents, players, games, seed)
     log = out / "games.jsonl"
     done = {g["index"]: g for g in read_games(log) if g["index"] < games}
     todo = [j for j in jobs if j["index"] not in done]
@@ -255,8 +294,9 @@ def _cmd(args: argparse.Namespace) -> int:
             raise ValueError(f"--backend {args.backend!r}: allowed: {', '.join(BACKENDS)} "
                              f"(Ray comes with the training issue)")
         options = {"board_side": args.board_side} if args.board_side else {}
-        results = run_tournament(agents, args.players, args.games, args.seed, args.workers, args.out,
-                                 options)
+        players = args.players if args.players is not None else (4 if args.teams else DEFAULT_PLAYERS)
+        results = run_tournament(agents, players, args.games, args.seed, args.workers, args.out,
+                                 options, teams=args.teams)
     except ValueError as e:
         console.print(f"[red]error:[/red] {e}")
         return 2
@@ -272,8 +312,10 @@ def register(subparsers) -> None:
                     "write results.json, games.jsonl and charts to --out.")
     p.add_argument("--agents", default=DEFAULT_AGENTS,
                    help=f"comma-separated agent specs (default {DEFAULT_AGENTS})")
-    p.add_argument("--players", type=int, default=DEFAULT_PLAYERS,
-                   help=f"players per game, 2-5 (default {DEFAULT_PLAYERS})")
+    p.add_argument("--players", type=int, default=None,
+                   help=f"players per game, 2-5 (default {DEFAULT_PLAYERS}; 4 with --teams)")
+    p.add_argument("--teams", action="store_true",
+                   help="team variant: 4 players, --agents are pairings like heuristic+heuristic,random")
     p.add_argument("--games", type=int, default=DEFAULT_GAMES, help=f"games (default {DEFAULT_GAMES})")
     p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
