@@ -12,6 +12,7 @@ def test_bench_reports_every_figure():
     assert set(fig["ops"]) == {"clone_us", "json_save_us", "json_load_us", "mask_us", "observation_us"}
     assert all(v > 0 for v in fig["ops"].values())
     assert fig["memory"]["game_peak_mb"] > 0
+    assert len(report["load_avg_before"]) == 3 and len(report["load_avg_after"]) == 3
 
 
 def test_bench_command_line(tmp_path, capsys):

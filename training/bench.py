@@ -18,6 +18,7 @@ import argparse
 import cProfile
 import io
 import json
+import os
 import pstats
 import resource
 import sys
@@ -155,7 +156,8 @@ def run(players: list[int], seconds: float, with_compare: bool = False) -> dict[
     """Every figure, as a JSON-able dict."""
     import mk_env
 
-    report: dict[str, Any] = {"seconds_per_figure": seconds, "players": {}}
+    report: dict[str, Any] = {"seconds_per_figure": seconds, "load_avg_before": list(os.getloadavg()),
+                              "players": {}}
     for n in players:
         report["players"][n] = {
             "env": random_aec_loop(mk_env.env(num_players=n), seconds),
@@ -163,6 +165,7 @@ def run(players: list[int], seconds: float, with_compare: bool = False) -> dict[
             "ops": operation_costs(n, count=200 if seconds < 1 else 400),
             "memory": peak_memory(n),
         }
+    report["load_avg_after"] = list(os.getloadavg())
     if with_compare:
         report["compare"] = compare(seconds)
         for n, fig in report["players"].items():
@@ -202,6 +205,10 @@ def print_report(report: dict[str, Any]) -> None:
                       f"{ops['observation_us']:.1f}", f"{fig['memory']['game_peak_mb']:.1f}", ratios)
     console = Console(width=max(Console().width, 150))
     console.print(table)
+    if "load_avg_before" in report:  # other processes on the machine make every figure noisier
+        console.print("load average (1, 5, 15 min) before: "
+                      + ", ".join(f"{x:.2f}" for x in report["load_avg_before"])
+                      + f"; after: {report['load_avg_after'][0]:.2f} on {os.cpu_count()} cores")
     for name, fig in report.get("compare", {}).items():
         if "steps_per_s" in fig:
             console.print(f"{name}: {fig['steps_per_s']:,.0f} steps/s")

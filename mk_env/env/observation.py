@@ -103,6 +103,7 @@ class Observer:
         self._init_square_codes()
         self._init_player_tables()
         self.fields = self._fields()
+        self._memo: dict = {}  # part (and player) -> (bytes of the state arrays read, encoded part)
         self.space = spaces.Dict({
             f.key: spaces.Box(0.0, 1.0, f.shape, _F32) for f in self.fields})
 
@@ -148,6 +149,24 @@ class Observer:
         self.mate_flags = [np.array([q in game.teammates[p] for q in self.orders[p]], _F32)
                            for p in range(n)]
         self.level_of = np.append(game.card_level, 0).astype(np.int32)  # index -1: no card
+        self.storage_of = so
+        # per card (index -1: no card): [is a troll, its level]
+        self.troll_count_level = np.stack([np.append(np.ones(len(game.cards), np.int32), 0),
+                                           self.level_of], axis=1)
+        # tokens of all slots (slot * kinds + kind) -> the resource they count as (clan carts are carts)
+        kinds = game.card_symbols.shape[1]
+        self.token_resource = np.zeros((N_SMOOT * kinds, len(RESOURCES)), np.int32)
+        for slot in range(N_SMOOT):
+            for k in range(kinds):
+                self.token_resource[slot * kinds + k, k if k < CLAN_CART0 else RESOURCES.index("cart")] = 1
+        # taken-by value (-1 free, else a seat) -> [free, taken by me, by the next player, ...], per me
+        self.track_taker = []
+        for p in range(n):
+            t = np.zeros((n + 1, n + 1), _F32)
+            t[-1, 0] = 1.0
+            for q in range(n):
+                t[q, 1 + (q - p) % n] = 1.0
+            self.track_taker.append(t)
         self.player_scale = np.concatenate([
             1.0 / self.res_total, np.full(len(CLANS), 1.0 / game.pack.pedestals_per_clan),
             1.0 / self.res_total,
@@ -245,15 +264,64 @@ class Observer:
 
     # -- encoding -----------------------------------------------------------------------------------
     def encode(self, st: GameState, player: int) -> dict[str, np.ndarray]:
-        """The observation of ``player`` (fresh arrays; the caller may keep them)."""
+        """The observation of ``player`` (fresh arrays; the caller may keep them).
+
+        Parts that change rarely (the board, the horde, the trollsmoots, the players, the spellbook,
+        the pedestal track) are memoised by the exact bytes of the state arrays they read, so a state
+        changed in any way (even directly, as tests do) is encoded anew; a hit returns a copy."""
         order = self.orders[player]
-        return {"board": self._board(st, order), "horde": self._horde(st),
-                "trollsmoots": self._trollsmoots(st, order), "players": self._players(st, player, order),
-                "spellbook": self._spellbook(st), "supply": self._supply(st),
-                "pedestal_track": self._track(st, order), "turn": self._turn(st),
-                "pending": self._pending(st), "draft": self._draft(st, player)}
+        memo = self._memo
+        kind, region, reach = st.kind, st.region, st.reach
+        key = (kind.tobytes(), st.statue.tobytes(), st.pedestal.tobytes(), st.buried.tobytes(),
+               region.tobytes(), st.hall_altar.tobytes(), st.workshop.tobytes(), reach.tobytes())
+        hit = memo.get(("board", player))
+        if hit is None or hit[0] != key:
+            hit = memo[("board", player)] = (key, self._board_base(st, order))
+        board = hit[1].copy()
+        self._board_overlay(st, board)
+        smoot, tokens = st.smoot, st.tokens
+        key = (st.horde.tobytes(), st.horde_bribes.tobytes(), st.horde_pedestal.tobytes())
+        hit = memo.get("horde")
+        if hit is None or hit[0] != key:
+            hit = memo["horde"] = (key, self._horde(st))
+        horde = hit[1].copy()
+        smoot_bytes, token_bytes = smoot.tobytes(), tokens.tobytes()
+        key = (smoot_bytes, token_bytes)
+        hit = memo.get(("trollsmoots", player))
+        if hit is None or hit[0] != key:
+            hit = memo[("trollsmoots", player)] = (key, self._trollsmoots(st, order))
+        trollsmoots = hit[1].copy()
+        key = (smoot_bytes, token_bytes, st.storage.tobytes(), st.storage_pedestals.tobytes(),
+               st.honour.tobytes(), st.coronation.tobytes(), st.pedestal_points.tobytes(),
+               st.pedestal_tokens.tobytes(), st.gate_sq.tobytes(), tuple(st.draft_placed),
+               st.current, st.phase == self._game_over)
+        hit = memo.get(("players", player))
+        if hit is None or hit[0] != key:
+            hit = memo[("players", player)] = (key, self._players(st, player, order))
+        players = hit[1].copy()
+        key = (st.spellbook.tobytes(), st.spell_runes.tobytes())
+        hit = memo.get("spellbook")
+        if hit is None or hit[0] != key:
+            hit = memo["spellbook"] = (key, self._spellbook(st))
+        spellbook = hit[1].copy()
+        key = (st.track_value.tobytes(), st.track_taken.tobytes())
+        hit = memo.get(("track", player))
+        if hit is None or hit[0] != key:
+            hit = memo[("track", player)] = (key, self._track(st, order))
+        track = hit[1].copy()
+        return {"board": board, "horde": horde, "trollsmoots": trollsmoots, "players": players,
+                "spellbook": spellbook, "supply": self._supply(st), "pedestal_track": track,
+                "turn": self._turn(st), "pending": self._pending(st), "draft": self._draft(st, player)}
 
     def _board(self, st: GameState, order: np.ndarray) -> np.ndarray:
+        """The board channels (without the memo of :meth:`encode`)."""
+        b = self._board_base(st, order)
+        self._board_overlay(st, b)
+        return b
+
+    def _board_base(self, st: GameState, order: np.ndarray) -> np.ndarray:
+        """The board channels that follow from the tiles, statues, pedestals, buried resources,
+        networks and workshops (shape (C, H, W))."""
         ch, hw = self.ch, self.hw
         b = self.static.copy()
         parts = self.code_parts
@@ -272,6 +340,12 @@ class Observer:
         b[e0:e0 + 4] = ((region[self.nbr] == own) & (own >= 0)).T
         w0 = ch["workshop_" + self.game.pack.workshops[0].name]
         b[w0:w0 + self.n_workshops, self.site_squares] = st.workshop == self.workshop_codes
+        return b.reshape(len(self.channels), self.h, self.w)
+
+    def _board_overlay(self, st: GameState, board: np.ndarray) -> None:
+        """Mark the sub-decision's squares (pending dig, statue, sites) and this turn's workshops."""
+        ch, hw = self.ch, self.hw
+        b = board.reshape(len(self.channels), hw)
         pend = st.pending
         if pend:
             if "dig" in pend:
@@ -285,7 +359,6 @@ class Observer:
             b[ch["active_workshop"], self.site_squares[st.active_site]] = 1.0
         if st.used_sites:
             b[ch["used_workshop"], self.site_squares[st.used_sites]] = 1.0
-        return b.reshape(len(self.channels), self.h, self.w)
 
     def _horde(self, st: GameState) -> np.ndarray:
         k = self.card_features.shape[1]
@@ -300,26 +373,22 @@ class Observer:
                                st.tokens[order] / self.sym_max], axis=2, dtype=_F32)
 
     def _players(self, st: GameState, player: int, order: np.ndarray) -> np.ndarray:
-        rows = self.storage_rows[player]
-        out = np.empty((self.n, len(self.player_scale)), _F32)
-        storage = st.storage[rows]
-        held = st.tokens[order].sum(axis=1)  # [n, token kinds]
-        out[:, 0:7] = storage
-        out[:, 7:10] = st.storage_pedestals[rows]
-        owned = out[:, 10:17]
-        np.add(storage, held[:, :7], out=owned, casting="unsafe")
-        owned[:, 4] += held[:, CLAN_CART0:].sum(axis=1)  # clan carts are carts
-        out[:, 17] = st.honour[order]
-        out[:, 18] = st.coronation[order]
-        out[:, 19] = st.pedestal_points[order]
-        out[:, 20] = st.pedestal_tokens[order]
-        smoot = st.smoot[order]
-        out[:, 21] = (smoot >= 0).sum(axis=1)
-        out[:, 22] = self.level_of[smoot].sum(axis=1)
-        out[:, 23] = st.gate_sq[order] >= 0
+        # the integer columns 0..23 in seat order, then rows in my order, then the flags
+        n = self.n
+        so = self.storage_of
+        storage = st.storage[so]
+        counts = np.concatenate((
+            storage, st.storage_pedestals[so], st.tokens.reshape(n, -1) @ self.token_resource + storage,
+            np.array((st.honour, st.coronation, st.pedestal_points, st.pedestal_tokens)).T,
+            self.troll_count_level[st.smoot].sum(axis=1), (st.gate_sq >= 0)[:, None]), axis=1)
+        out = np.empty((n, len(self.player_scale)), _F32)
+        out[:, :24] = counts[order]
         out[:, 24] = self.mate_flags[player]
-        out[:, 25] = (order == st.current) & (st.phase != self._game_over)
-        out[:, 26] = np.take(st.draft_placed, order)
+        acting = out[:, 25]
+        acting[:] = 0.0
+        if st.phase != self._game_over:
+            acting[(st.current - player) % n] = 1.0
+        out[:, 26] = [st.draft_placed[q] for q in order.tolist()]
         out *= self.player_scale
         return out
 
@@ -344,10 +413,7 @@ class Observer:
     def _track(self, st: GameState, order: np.ndarray) -> np.ndarray:
         out = np.empty((N_TIERS, len(CLANS), 2 + self.n), _F32)
         np.multiply(st.track_value, self.track_scale, out=out[..., 0])
-        taken = st.track_taken
-        out[..., 1] = taken < 0
-        rel = np.where(taken >= 0, (taken - order[0]) % self.n, -1)  # the taker, me = 0
-        out[..., 2:] = self.taker_onehot[rel]
+        out[..., 1:] = self.track_taker[order[0]][st.track_taken]  # free, then the taker (me = 0)
         return out
 
     def _turn(self, st: GameState) -> np.ndarray:

@@ -12,6 +12,7 @@ Level-2 row 5-8, Level-3 row 9-11, with the same resting rule.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from dataclasses import dataclass
 
@@ -139,6 +140,7 @@ class ActionLayout:
             start += sizes[b]
         self.size = start
         self._starts = np.array([self.offset[b] for b in self.BLOCKS])
+        self._start_list = self._starts.tolist()  # bisect on a list: faster than numpy for one number
 
     @staticmethod
     def _conversions(pack: ContentPack) -> list[Conversion]:
@@ -164,7 +166,7 @@ class ActionLayout:
         """(block name, argument within the block)."""
         if not 0 <= action < self.size:
             raise ValueError(f"action {action} is outside the action space 0..{self.size - 1}")
-        b = int(np.searchsorted(self._starts, action, side="right")) - 1
+        b = bisect.bisect_right(self._start_list, action) - 1
         while self.sizes[self.BLOCKS[b]] == 0:
             b -= 1
         name = self.BLOCKS[b]

@@ -26,13 +26,17 @@ _PAY_KINDS = [[r] for r in range(N_RESOURCES)]
 _PAY_KINDS[CART] = [CLAN_CART0, CLAN_CART0 + 1, CLAN_CART0 + 2, CART]
 
 
+#: a troll's tokens (slot * token kinds + kind) -> the resource they count as (clan carts are carts)
+_TOKEN_RESOURCE = np.zeros((N_SMOOT * N_TOKEN_KINDS, N_RESOURCES), np.int32)
+for _slot in range(N_SMOOT):
+    for _kind in range(N_TOKEN_KINDS):
+        _TOKEN_RESOURCE[_slot * N_TOKEN_KINDS + _kind, CART if _kind >= CLAN_CART0 else _kind] = 1
+
+
 def owned(state: GameState, p: int) -> np.ndarray:
-    """Resource counts (length 7) player ``p`` may spend: their storage plus their trolls' tokens."""
-    held = state.tokens[p].sum(axis=0)
-    out = state.storage[state.game.storage_of[p]].astype(np.int32)
-    out[: N_RESOURCES] += held[:N_RESOURCES]
-    out[CART] += held[CLAN_CART0:].sum()
-    return out
+    """Resource counts (length 7, int32, a fresh array) player ``p`` may spend: their storage plus
+    their trolls' tokens."""
+    return state.tokens[p].reshape(-1) @ _TOKEN_RESOURCE + state.storage[state.game.storage_of[p]]
 
 
 def wild_carts(state: GameState, p: int) -> int:

@@ -16,7 +16,8 @@ import numpy as np
 
 from . import scoring, turn
 from .actions import ActionLayout
-from .content import N_TOKEN_KINDS, TOKEN_KINDS, ContentPack
+from .actions import N_HORDE, N_SMOOT
+from .content import N_CLANS, N_RESOURCES, N_TIERS, N_TOKEN_KINDS, RESOURCES, TOKEN_KINDS, ContentPack
 from .geometry import BoardGeometry
 from .pack_loader import load_pack
 from .state import ARRAY_FIELDS, FORMAT_VERSION, SCALAR_FIELDS, GameState
@@ -86,7 +87,8 @@ class Game:
             raise ConfigError(f"team_mode=True needs exactly 4 players, got num_players={n}")
         self.workshop_selection = self._check_workshops(workshops)
         self.geo, self.layout = _tables(self.pack, self.board_side)
-        self.trade_cache: dict[tuple[bytes, bytes], np.ndarray] = {}  # see turn._legal_trades
+        self.trade_cache: dict[tuple[bytes, bytes], np.ndarray] = {}  # see legal._legal_trades
+        self.trade_action_cache: dict[tuple, np.ndarray] = {}  # see legal._trade_actions
         # cards: starters first, then the horde
         self.cards = self.pack.starter_trolls + self.pack.horde_trolls
         self.n_starters = len(self.pack.starter_trolls)
@@ -151,6 +153,27 @@ class Game:
                 else list(self.workshop_selection), "team_mode": self.team_mode}
 
     # -- states -------------------------------------------------------------------------------------
+    def array_shapes(self) -> dict[str, tuple[int, ...]]:
+        """The shape of each array field of this game's states (as :func:`turn.setup` makes them)."""
+        shapes = self.__dict__.get("_array_shapes")
+        if shapes is None:
+            pack, geo, n = self.pack, self.geo, self.num_players
+            hw = geo.n_squares + 1
+            spellbook = int(pack.rules.get("spellbook_size", 3))
+            shapes = self._array_shapes = {
+                "kind": (hw,), "tile": (hw,), "region": (hw,), "hall_at": (hw,), "statue": (hw,),
+                "pedestal": (hw,), "buried": (hw,), "reach": (n, hw), "gate_sq": (n,),
+                "hall_altar": (len(pack.great_halls),), "workshop": (len(geo.site_squares),),
+                "workshop_supply": (len(pack.workshops),), "tunnel_supply": (len(pack.tunnels),),
+                "supply": (len(RESOURCES),), "horde": (N_HORDE,), "horde_bribes": (N_HORDE, N_RESOURCES),
+                "horde_pedestal": (N_HORDE,), "bag": (N_CLANS,), "spellbook": (spellbook,),
+                "spell_runes": (spellbook,), "track_value": (N_TIERS, N_CLANS),
+                "track_taken": (N_TIERS, N_CLANS), "coronation": (n,),
+                "storage": (self.n_storages, N_RESOURCES), "storage_pedestals": (self.n_storages, N_CLANS),
+                "smoot": (n, N_SMOOT), "tokens": (n, N_SMOOT, N_TOKEN_KINDS), "honour": (n,),
+                "pedestal_points": (n,), "pedestal_tokens": (n,)}
+        return shapes
+
     def new_initial_state(self, seed: int | np.random.Generator | None = None) -> GameState:
         """A new game after the general setup; the first decision is the start player's gate."""
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
@@ -174,7 +197,7 @@ class Game:
         if data.get("options") != self.options_dict():
             raise StateError(f"saved state has options {data.get('options')!r}, but this game has "
                              f"{self.options_dict()!r}")
-        template = self.new_initial_state(0)
+        shapes = self.array_shapes()
         state = GameState(self)
         missing = [k for k in list(ARRAY_FIELDS) + list(SCALAR_FIELDS) + ["rng"] if k not in data]
         if missing:
@@ -184,7 +207,7 @@ class Game:
                 arr = np.array(data[name], dtype=dtype)
             except (TypeError, ValueError) as e:
                 raise StateError(f"saved state field {name!r} is not a numeric array: {e}") from None
-            want = getattr(template, name).shape
+            want = shapes[name]
             if arr.shape != want:
                 raise StateError(f"saved state field {name!r} has shape {arr.shape}, expected {want}")
             setattr(state, name, arr)

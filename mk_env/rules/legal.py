@@ -28,67 +28,82 @@ def _block(st: GameState, name: str, args) -> np.ndarray:
 
 
 def _legal(st: GameState) -> np.ndarray:
+    """The legal actions, sorted: the blocks are gathered in the layout's block order, each one
+    already sorted, so their concatenation is sorted (small blocks as Python lists: cheaper than
+    numpy for a handful of numbers)."""
     ph, p, game = st.phase, st.current, st.game
     if ph == GAME_OVER:
         return EMPTY
-    parts: list[np.ndarray] = []
-    if ph in PASS_PHASES:
-        parts.append(np.zeros(1, np.int64))
-    if ph == GATE:
-        parts.append(_block(st, "gate", _legal_gates(st)))
-    elif ph == DRAFT:
-        free_slots = [s for s in range(TROLLSMOOT_ROWS[0]) if st.smoot[p, s] < 0]
-        args = sorted({t * TROLLSMOOT_ROWS[0] + s for t in st.draft_hand[p] for s in free_slots})
-        parts.append(_block(st, "draft", args))
-    elif ph == STEP1:
+    off = game.layout.offset
+    small: list[int] = [0] if ph in PASS_PHASES else []  # pass and small blocks, in block order
+    pieces: list = []  # then arrays and lists, in block order
+    if ph in TRADE_PHASES:
         have = eco.owned(st, p)
+        trades = _trade_actions(st, have)
+    if ph == STEP1:
         if not st.spell_cast and have[RUNE] >= 1:
-            parts.append(_block(st, "cast", [i for i in range(len(st.spellbook))
-                                             if st.spellbook[i] >= 0 and _castable(st, p, i)]))
+            o = off["cast"]
+            small += [o + i for i in range(len(st.spellbook)) if st.spellbook[i] >= 0 and _castable(st, p, i)]
         if st.workshops_left > 0:
             touch = workshop_touch(st, p)[0] & (st.workshop >= 0)
             touch[st.used_sites] = False
-            parts.append(_block(st, "activate_workshop", np.flatnonzero(touch)))
-    elif ph == WORKSHOP:
-        parts.append(_block(st, "workshop_use", _legal_conversions(st, p)))
+            o = off["activate_workshop"]
+            small += [o + int(i) for i in np.flatnonzero(touch)]
+        pieces = [small, trades]
     elif ph == STEP2:
-        rec = _legal_recruits(st, p)
-        digs = legal_digs(st, p)
+        rec = _legal_recruits(st, p, have)
+        digs = legal_digs(st, p, have)
         if len(rec) == 0 and len(digs) == 0:
-            parts.append(np.zeros(1, np.int64))
-        parts.append(_block(st, "recruit", rec))
-        parts.append(_block(st, "dig", digs))
-    elif ph == SPELL_DIG:
-        parts.append(_block(st, "dig", legal_digs(st, p)))
+            small = [0]
+        o = off["recruit"]
+        pieces = [small, trades, [o + r for r in rec], digs.astype(np.int64) + off["dig"]]
     elif ph == STEP3:
-        parts.append(_block(st, "hall", legal_halls(st, p)))
-    elif ph in (STEP4, SPELL_STATUE):
-        parts.append(_block(st, "select_statue", movable_statues(st, p, free=ph == SPELL_STATUE)))
-    elif ph == STATUE_DEST:
-        parts.append(_block(st, "move_statue", statue_destinations(st, p, st.pending["statue"])))
-    elif ph == SPELL_OPTION:
-        spell = game.pack.spells[st.spellbook[st.pending["spell"]]]
-        parts.append(_block(st, "spell_option", range(len(spell.params["options"]))))
-    elif ph == SPELL_SMOOT:
-        parts.append(_block(st, "smoot_slot", _spell_smoot_slots(st, p)))
-    elif ph == SPELL_HORDE:
-        parts.append(_block(st, "horde_slot", _spell_horde_slots(st)))
-    elif ph in (SPELL_PEDESTAL, RECRUIT_PEDESTAL):
-        parts.append(_block(st, "pedestal", np.flatnonzero(st.bag > 0)))
-    elif ph == BRIBE:
-        parts.append(_block(st, "bribe", np.flatnonzero(eco.owned(st, p) > 0)))
-    elif ph == DIG_MINERAL:
-        size = int(game.geo.tunnel_placements.size[st.pending["dig"]])
-        parts.append(_block(st, "mineral", np.flatnonzero(eco.owned(st, p)[:3] >= size)))
-    elif ph == DIG_PEDESTAL:
-        parts.append(_block(st, "pedestal", legal_pedestal_clans(st, p)))
-    elif ph == DIG_WORKSHOP:
-        parts.append(_block(st, "establish", np.flatnonzero(st.workshop_supply > 0)))
-    if ph in TRADE_PHASES:
-        parts.append(_block(st, "trade", _legal_trades(st, p)))
-    out = np.concatenate(parts) if parts else EMPTY
-    out.sort()
+        pieces = [small, trades, legal_halls(st, p).astype(np.int64) + off["hall"]]
+    elif ph == STEP4:
+        o = off["select_statue"]
+        pieces = [small, trades, [o + s for s in movable_statues(st, p, free=False)]]
+    elif ph == WORKSHOP:
+        o = off["workshop_use"]
+        pieces = [small + [o + j for j in _legal_conversions(st, p, have)], trades]
+    else:
+        pieces = [small, _block(st, *_other_block(st, ph, p))]
+    out = np.concatenate([x for x in pieces if len(x)] or [EMPTY], dtype=np.int64)
     return out
+
+
+def _other_block(st: GameState, ph: int, p: int) -> tuple[str, object]:
+    """The one block of legal actions of a phase without trades (besides pass): its name and args."""
+    game = st.game
+    if ph == GATE:
+        return "gate", _legal_gates(st)
+    if ph == DRAFT:
+        free_slots = [s for s in range(TROLLSMOOT_ROWS[0]) if st.smoot[p, s] < 0]
+        return "draft", sorted({t * TROLLSMOOT_ROWS[0] + s for t in st.draft_hand[p] for s in free_slots})
+    if ph == SPELL_DIG:
+        return "dig", legal_digs(st, p)
+    if ph == SPELL_STATUE:
+        return "select_statue", movable_statues(st, p, free=True)
+    if ph == STATUE_DEST:
+        return "move_statue", statue_destinations(st, p, st.pending["statue"])
+    if ph == SPELL_OPTION:
+        spell = game.pack.spells[st.spellbook[st.pending["spell"]]]
+        return "spell_option", range(len(spell.params["options"]))
+    if ph == SPELL_SMOOT:
+        return "smoot_slot", _spell_smoot_slots(st, p)
+    if ph == SPELL_HORDE:
+        return "horde_slot", _spell_horde_slots(st)
+    if ph in (SPELL_PEDESTAL, RECRUIT_PEDESTAL):
+        return "pedestal", np.flatnonzero(st.bag > 0)
+    if ph == BRIBE:
+        return "bribe", np.flatnonzero(eco.owned(st, p) > 0)
+    if ph == DIG_MINERAL:
+        size = int(game.geo.tunnel_placements.size[st.pending["dig"]])
+        return "mineral", np.flatnonzero(eco.owned(st, p)[:3] >= size)
+    if ph == DIG_PEDESTAL:
+        return "pedestal", legal_pedestal_clans(st, p)
+    if ph == DIG_WORKSHOP:
+        return "establish", np.flatnonzero(st.workshop_supply > 0)
+    raise AssertionError(f"phase {ph} has no legal-action rule")
 
 
 def _legal_gates(st: GameState) -> list[int]:
@@ -118,11 +133,11 @@ def _beside(geo, k: int, gate_sq: int) -> bool:
     return (a - b) % len(ring) in (1, len(ring) - 1)
 
 
-def _legal_trades(st: GameState, p: int) -> np.ndarray:
+def _legal_trades(st: GameState, p: int, have: np.ndarray | None = None) -> np.ndarray:
     """Trades p can pay for, gaining a resource the supply still has (memoised on the game by what
     matters: owned counts capped at the trade rate, and which supply piles are empty)."""
     game = st.game
-    have = np.minimum(eco.owned(st, p), game.trade_rate)
+    have = np.minimum(eco.owned(st, p) if have is None else have, game.trade_rate)
     key = (have.tobytes(), (st.supply > 0).tobytes())
     hit = game.trade_cache.get(key)
     if hit is None:
@@ -131,13 +146,26 @@ def _legal_trades(st: GameState, p: int) -> np.ndarray:
     return hit
 
 
-def _legal_conversions(st: GameState, p: int) -> list[int]:
+def _trade_actions(st: GameState, have: np.ndarray) -> np.ndarray:
+    """The legal trades as action numbers (memoised on the game like :func:`_legal_trades`; the
+    caller must not change the array)."""
+    game = st.game
+    rate = game.trade_rate
+    key = (tuple([x if x < rate else rate for x in have.tolist()]), (st.supply > 0).tobytes())
+    hit = game.trade_action_cache.get(key)
+    if hit is None:
+        hit = game.trade_action_cache[key] = (
+            _legal_trades(st, st.current, have).astype(np.int64) + game.layout.offset["trade"])
+    return hit
+
+
+def _legal_conversions(st: GameState, p: int, have: np.ndarray | None = None) -> list[int]:
     layout = st.game.layout
     w = int(st.workshop[st.active_site])
     if st.uses_left <= 0:
         return []
     shop = st.game.pack.workshops[w]
-    have = eco.owned(st, p)
+    have = eco.owned(st, p) if have is None else have
     if shop.wild_carts_only:
         have = have.copy()
         have[CART] = eco.wild_carts(st, p)
@@ -162,13 +190,13 @@ def open_smoot_slots(st: GameState, p: int) -> list[int]:
     return [t for t in RECRUIT_SLOTS if smoot[t] < 0 and all(smoot[b] >= 0 for b in SMOOT_SUPPORT[t])]
 
 
-def _legal_recruits(st: GameState, p: int) -> list[int]:
+def _legal_recruits(st: GameState, p: int, have: np.ndarray | None = None) -> list[int]:
     if int((st.smoot[p] >= 0).sum()) >= st.game.max_trolls:
         return []
     slots = open_smoot_slots(st, p)
     if not slots:
         return []
-    have = eco.owned(st, p)
+    have = eco.owned(st, p) if have is None else have
     purse = int(have.sum()) if st.bribe_any else int(have[COIN])
     n_slots = len(RECRUIT_SLOTS)
     out = []

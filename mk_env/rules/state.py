@@ -118,8 +118,8 @@ class GameState:
 
     def is_legal(self, action: int) -> bool:
         legal = self.legal_actions()
-        i = np.searchsorted(legal, action)
-        return bool(i < len(legal) and legal[i] == action)
+        i = int(legal.searchsorted(action))
+        return i < len(legal) and int(legal[i]) == action
 
     def apply(self, action: int) -> None:
         """Apply one decision. An illegal one raises :class:`IllegalActionError` and changes nothing."""
