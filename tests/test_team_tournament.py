@@ -34,3 +34,13 @@ def test_play_teams_command(capsys):
     assert main(["play", "--teams", "--agents", "random,random,random,random", "--seed", "1"]) == 0
     assert main(["play", "--teams", "--agents", "random,random"]) == 2
     assert "team play is for 4 agents" in capsys.readouterr().out
+
+
+def test_team_tournament_command(tmp_path, capsys):
+    out = tmp_path / "teams"
+    assert main(["tournament", "--teams", "--agents", "heuristic+random,random", "--games", "2",
+                 "--workers", "1", "--out", str(out)]) == 0
+    assert "heuristic+random" in capsys.readouterr().out
+    assert main(["tournament", "--teams", "--agents", "heuristic+bogus,random", "--games", "2",
+                 "--out", str(tmp_path / "bad")]) == 2
+    assert "bogus" in capsys.readouterr().out

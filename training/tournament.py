@@ -287,7 +287,12 @@ def _cmd(args: argparse.Namespace) -> int:
     from rich.console import Console
     console = Console(width=None if sys.stdout.isatty() else 120)
     try:
-        agents = parse_agents(args.agents)
+        if args.teams:  # team pairings: validate the specs of both seats of each
+            agents = [x.strip() for x in args.agents.split(",") if x.strip()]
+            for entry in agents:
+                parse_agents(",".join(parse_team(entry)))
+        else:
+            agents = parse_agents(args.agents)
         if len(set(agents)) != len(agents):
             raise ValueError(f"--agents {args.agents!r}: each agent may be listed once")
         if args.backend not in BACKENDS:
