@@ -8,6 +8,7 @@ def test_bench_reports_every_figure():
     report = run([2], seconds=0.2)
     fig = report["players"][2]
     assert fig["env"]["steps"] > 0 and fig["env"]["steps_per_s"] > 0
+    assert fig["env"]["steps_per_cpu_s"] > 0 and 0 < fig["env"]["cpu_share"] <= 1.5
     assert fig["engine"]["decisions_per_s"] > 0
     assert set(fig["ops"]) == {"clone_us", "json_save_us", "json_load_us", "mask_us", "observation_us"}
     assert all(v > 0 for v in fig["ops"].values())

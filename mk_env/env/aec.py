@@ -19,7 +19,8 @@ raw = mk_env.raw_env(num_players=2, board_side="autumn", strict=True)
 `num_players` is 2..5; game options (`board_side`, `workshops`, `team_mode`, `pack`) pass straight to
 the engine's `Game(...)`; a bad option raises the engine's `ConfigError`. `reward` is `"win"`
 (default), `"margin"` or `"dense"`. `env()` wraps `raw_env(strict=False)` with PettingZoo's
-`AssertOutOfBoundsWrapper` and `OrderEnforcingWrapper`. The game is seeded by `reset(seed=...)`
+`AssertOutOfBoundsWrapper` and `OrderEnforcingWrapper` (subclassed with fast paths that keep their
+checks). The game is seeded by `reset(seed=...)`
 (`reset()` without a seed continues the previous seed's sequence). The environment is registered
 with PettingZoo's registry as `mountain_king_v0` where the installed PettingZoo has one
 (`pettingzoo.make("aec", "mountain_king_v0")`).
@@ -141,21 +142,21 @@ Stable-Baselines3's `MultiInputPolicy` takes the inner dict as it is.
 | `draft` | 10, 24 | 4, 24 | 10, 24 | 10, 24 |
 | `cast` | 34, 3 | 28, 3 | 34, 3 | 34, 3 |
 | `spell_option` | 37, 3 | 31, 3 | 37, 3 | 37, 3 |
-| `activate_workshop` | 40, 14 | 34, 12 | 40, 14 | 40, 14 |
-| `workshop_use` | 54, 176 | 46, 176 | 54, 176 | 54, 176 |
-| `trade` | 230, 1470 | 222, 1470 | 230, 1470 | 230, 1470 |
-| `recruit` | 1700, 72 | 1692, 72 | 1700, 72 | 1700, 72 |
-| `bribe` | 1772, 7 | 1764, 7 | 1772, 7 | 1772, 7 |
-| `pedestal` | 1779, 3 | 1771, 3 | 1779, 3 | 1779, 3 |
-| `dig` | 1782, 4420 | 1774, 2900 | 1782, 4420 | 1782, 4420 |
-| `mineral` | 6202, 3 | 4674, 3 | 6202, 3 | 6202, 3 |
-| `establish` | 6205, 11 | 4677, 11 | 6205, 11 | 6205, 11 |
-| `hall` | 6216, 2563 | 4688, 1472 | 6216, 2563 | 6216, 2563 |
-| `select_statue` | 8779, 255 | 6160, 195 | 8779, 255 | 8779, 255 |
-| `move_statue` | 9034, 255 | 6355, 195 | 9034, 255 | 9034, 255 |
-| `smoot_slot` | 9289, 10 | 6550, 10 | 9289, 10 | 9289, 10 |
-| `horde_slot` | 9299, 12 | 6560, 12 | 9299, 12 | 9299, 12 |
-| **N** | **9311** | **6572** | **9311** | **9311** |
+| `activate_workshop` | 40, 12 | 34, 12 | 40, 12 | 40, 12 |
+| `workshop_use` | 52, 176 | 46, 176 | 52, 176 | 52, 176 |
+| `trade` | 228, 1470 | 222, 1470 | 228, 1470 | 228, 1470 |
+| `recruit` | 1698, 72 | 1692, 72 | 1698, 72 | 1698, 72 |
+| `bribe` | 1770, 7 | 1764, 7 | 1770, 7 | 1770, 7 |
+| `pedestal` | 1777, 3 | 1771, 3 | 1777, 3 | 1777, 3 |
+| `dig` | 1780, 4660 | 1774, 2900 | 1780, 4660 | 1780, 4660 |
+| `mineral` | 6440, 3 | 4674, 3 | 6440, 3 | 6440, 3 |
+| `establish` | 6443, 11 | 4677, 11 | 6443, 11 | 6443, 11 |
+| `hall` | 6454, 2804 | 4688, 1472 | 6454, 2804 | 6454, 2804 |
+| `select_statue` | 9258, 255 | 6160, 195 | 9258, 255 | 9258, 255 |
+| `move_statue` | 9513, 255 | 6355, 195 | 9513, 255 | 9513, 255 |
+| `smoot_slot` | 9768, 10 | 6550, 10 | 9768, 10 | 9768, 10 |
+| `horde_slot` | 9778, 12 | 6560, 12 | 9778, 12 | 9778, 12 |
+| **N** | **9790** | **6572** | **9790** | **9790** |
 <!-- tables:end -->
 
 `env.describe_action(i)` returns the engine's sentence for action `i`. Each number means the same
@@ -210,6 +211,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from mk_env.rules import Game, GameState, IllegalActionError
 
@@ -225,8 +227,71 @@ def env(num_players: int = 4, render_mode: str | None = None, **kwargs: Any) -> 
     the offending agent losing (reward -1, others 0, ``infos[agent]["illegal_action"]`` says why)."""
     kwargs.setdefault("strict", False)
     e: AECEnv = raw_env(num_players, render_mode=render_mode, **kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    e = _BoundsWrapper(e)
+    return _OrderWrapper(e)
+
+
+class _BoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's ``AssertOutOfBoundsWrapper`` with a fast path for the usual action (a plain int
+    inside the action space), which its check accepts anyway; anything else takes its check."""
+
+    def __init__(self, env: AECEnv):
+        super().__init__(env)
+        self._n_actions = env.unwrapped.game.layout.size
+
+    def step(self, action: Any) -> None:
+        if type(action) is int and 0 <= action < self._n_actions:
+            self.env.step(action)
+        else:
+            super().step(action)
+
+
+class _OrderWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` whose ``last()``, ``step()`` and ``agent_iter()`` reach
+    the environment directly once it has been reset: the same checks, without a chain of
+    ``__getattr__`` calls per attribute read."""
+
+    def __init__(self, env: AECEnv):
+        super().__init__(env)
+        self._raw = env.unwrapped
+
+    def last(self, observe: bool = True) -> tuple:
+        if not self._has_reset:
+            return super().last(observe)
+        return self._raw.last(observe)
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self._raw.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)
+        return _OrderIterable(self, max_iter)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+class _OrderIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> AECOrderEnforcingIterator:
+        return _OrderIterator(self.env, self.max_iter)
+
+
+class _OrderIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing agent iterator, reading the environment's attributes directly."""
+
+    def __next__(self) -> str:
+        raw = self.env._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert self.env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        self.env._has_updated = False
+        return raw.agent_selection
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
@@ -262,6 +327,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self._seeder = np.random.default_rng()
         self.state: GameState | None = None
         self._last_totals: list[int] = []
+        self._rewards_cleared = False  # every entry of self.rewards is 0 since the last clear
+        self._game_over = self.game.rules.GAME_OVER
 
     # -- spaces -------------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -283,13 +350,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.infos = {a: {} for a in self.agents}
         self._last_totals = totals(self.state) if self.reward_scheme == "dense" else []
         self.agent_selection = self.possible_agents[self.state.current_player()]
+        self._rewards_cleared = False  # the first step clears them (PettingZoo's int 0s)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": ..., "action_mask": ...}`` for ``agent`` (the mask is all zeros when it
         is not that agent's decision)."""
         seat = self.agent_seat[agent]
         st = self.state
-        if st.current_player() == seat:
+        if st.current == seat and st.phase != self._game_over:
             mask = st.legal_mask()
         else:
             mask = np.zeros(self.game.layout.size, np.int8)
@@ -303,25 +371,31 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if action is None:
             raise ValueError(f"{agent} is alive and must act; None is only for finished agents")
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if not self._rewards_cleared:  # rewards left from the previous step: clear them
+            self._clear_rewards()
+            self._rewards_cleared = True
         try:
             self.state.apply(action)
         except IllegalActionError as err:
             if self.strict:
                 raise
+            self._rewards_cleared = False
             self._lose_by_illegal_action(agent, action, str(err))
             return
         st = self.state
         if self.reward_scheme == "dense":
+            self._rewards_cleared = False
             now = totals(st)
             for p, a in enumerate(self.possible_agents):
                 self.rewards[a] = (now[p] - self._last_totals[p]) / SCALE
             self._last_totals = now
-        if st.is_terminal():
+        if st.phase == self._game_over:
+            self._rewards_cleared = False
             self._finish()
         else:
-            self.agent_selection = self.possible_agents[st.current_player()]
-        self._accumulate_rewards()
+            self.agent_selection = self.possible_agents[st.current]
+        if not self._rewards_cleared:  # (adding cleared rewards, all 0, would change nothing)
+            self._accumulate_rewards()
 
     def _finish(self) -> None:
         st = self.state

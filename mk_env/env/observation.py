@@ -103,7 +103,7 @@ class Observer:
         self._init_square_codes()
         self._init_player_tables()
         self.fields = self._fields()
-        self._memo: dict = {}  # part (and player) -> (bytes of the state arrays read, encoded part)
+        self._init_buffers()
         self.space = spaces.Dict({
             f.key: spaces.Box(0.0, 1.0, f.shape, _F32) for f in self.fields})
 
@@ -150,6 +150,9 @@ class Observer:
                            for p in range(n)]
         self.level_of = np.append(game.card_level, 0).astype(np.int32)  # index -1: no card
         self.storage_of = so
+        self._own_storage = bool(np.array_equal(so, np.arange(n)))  # no shared team storage
+        # per me, in seat order: 1 where that seat is on my team (the "teammate" column)
+        self.mate_seats = [np.array([q in game.teammates[p] for q in range(n)], np.int32) for p in range(n)]
         # per card (index -1: no card): [is a troll, its level]
         self.troll_count_level = np.stack([np.append(np.ones(len(game.cards), np.int32), 0),
                                            self.level_of], axis=1)
@@ -173,6 +176,7 @@ class Observer:
             [1.0 / self.max_tunnel_honour, 1.0 / self.max_coronation, 1.0 / self.max_pedestal_points,
              1.0 / self.n_pedestal_tokens, 1.0 / N_SMOOT, 1.0 / self.max_levels, 1.0, 1.0, 1.0,
              1.0 / TROLLSMOOT_ROWS[0]]]).astype(_F32)
+        self._player_counts = np.zeros((n, len(self.player_scale)), np.int32)  # scratch of _players
         self.taker_onehot = np.vstack([np.eye(n, dtype=_F32), np.zeros((1, n), _F32)])
         pack = game.pack
         self.supply_scale = np.concatenate([
@@ -263,74 +267,93 @@ class Observer:
         ]
 
     # -- encoding -----------------------------------------------------------------------------------
+    def _init_buffers(self) -> None:
+        """One flat float32 buffer holds a whole observation (each array is a view of its part). Per
+        player a template buffer keeps the memoised parts; ``encode`` copies it once and fills the
+        parts that change at nearly every decision."""
+        self._spans: list[tuple[str, int, int, tuple[int, ...]]] = []
+        at = 0
+        for f in self.fields:
+            size = int(np.prod(f.shape))
+            self._spans.append((f.key, at, at + size, f.shape))
+            at += size
+        self._size = at
+        self._templates = [np.zeros(at, _F32) for _ in range(self.n)]
+        self._template_views = [self._views(t) for t in self._templates]
+        self._keys: list[dict] = [{} for _ in range(self.n)]  # part -> bytes of the arrays it read
+        self._k_turn = len(PHASE_NAMES)
+
+    def _views(self, flat: np.ndarray) -> dict[str, np.ndarray]:
+        return {key: flat[a:b].reshape(shape) for key, a, b, shape in self._spans}
+
     def encode(self, st: GameState, player: int) -> dict[str, np.ndarray]:
         """The observation of ``player`` (fresh arrays; the caller may keep them).
 
         Parts that change rarely (the board, the horde, the trollsmoots, the players, the spellbook,
-        the pedestal track) are memoised by the exact bytes of the state arrays they read, so a state
-        changed in any way (even directly, as tests do) is encoded anew; a hit returns a copy."""
+        the pedestal track) are memoised per player in a template buffer, keyed by the exact bytes of
+        the state arrays they read, so a state changed in any way (even directly, as tests do) is
+        encoded anew; every call returns views of a fresh copy of the template."""
         order = self.orders[player]
-        memo = self._memo
-        kind, region, reach = st.kind, st.region, st.reach
-        key = (kind.tobytes(), st.statue.tobytes(), st.pedestal.tobytes(), st.buried.tobytes(),
-               region.tobytes(), st.hall_altar.tobytes(), st.workshop.tobytes(), reach.tobytes())
-        hit = memo.get(("board", player))
-        if hit is None or hit[0] != key:
-            hit = memo[("board", player)] = (key, self._board_base(st, order))
-        board = hit[1].copy()
-        self._board_overlay(st, board)
-        smoot, tokens = st.smoot, st.tokens
+        keys = self._keys[player]
+        tv = self._template_views[player]
+        key = (st.kind.tobytes(), st.statue.tobytes(), st.pedestal.tobytes(), st.buried.tobytes(),
+               st.region.tobytes(), st.hall_altar.tobytes(), st.workshop.tobytes(), st.reach.tobytes())
+        if keys.get("board") != key:
+            self._board_base(st, order, tv["board"])
+            keys["board"] = key
         key = (st.horde.tobytes(), st.horde_bribes.tobytes(), st.horde_pedestal.tobytes())
-        hit = memo.get("horde")
-        if hit is None or hit[0] != key:
-            hit = memo["horde"] = (key, self._horde(st))
-        horde = hit[1].copy()
-        smoot_bytes, token_bytes = smoot.tobytes(), tokens.tobytes()
+        if keys.get("horde") != key:
+            self._horde(st, tv["horde"])
+            keys["horde"] = key
+        smoot_bytes, token_bytes = st.smoot.tobytes(), st.tokens.tobytes()
         key = (smoot_bytes, token_bytes)
-        hit = memo.get(("trollsmoots", player))
-        if hit is None or hit[0] != key:
-            hit = memo[("trollsmoots", player)] = (key, self._trollsmoots(st, order))
-        trollsmoots = hit[1].copy()
+        if keys.get("trollsmoots") != key:
+            self._trollsmoots(st, order, tv["trollsmoots"])
+            keys["trollsmoots"] = key
         key = (smoot_bytes, token_bytes, st.storage.tobytes(), st.storage_pedestals.tobytes(),
                st.honour.tobytes(), st.coronation.tobytes(), st.pedestal_points.tobytes(),
                st.pedestal_tokens.tobytes(), st.gate_sq.tobytes(), tuple(st.draft_placed),
                st.current, st.phase == self._game_over)
-        hit = memo.get(("players", player))
-        if hit is None or hit[0] != key:
-            hit = memo[("players", player)] = (key, self._players(st, player, order))
-        players = hit[1].copy()
+        if keys.get("players") != key:
+            self._players(st, player, order, tv["players"])
+            keys["players"] = key
         key = (st.spellbook.tobytes(), st.spell_runes.tobytes())
-        hit = memo.get("spellbook")
-        if hit is None or hit[0] != key:
-            hit = memo["spellbook"] = (key, self._spellbook(st))
-        spellbook = hit[1].copy()
+        if keys.get("spellbook") != key:
+            self._spellbook(st, tv["spellbook"])
+            keys["spellbook"] = key
         key = (st.track_value.tobytes(), st.track_taken.tobytes())
-        hit = memo.get(("track", player))
-        if hit is None or hit[0] != key:
-            hit = memo[("track", player)] = (key, self._track(st, order))
-        track = hit[1].copy()
-        return {"board": board, "horde": horde, "trollsmoots": trollsmoots, "players": players,
-                "spellbook": spellbook, "supply": self._supply(st), "pedestal_track": track,
-                "turn": self._turn(st), "pending": self._pending(st), "draft": self._draft(st, player)}
+        if keys.get("track") != key:
+            self._track(st, order, tv["pedestal_track"])
+            keys["track"] = key
+        out = self._views(self._templates[player].copy())  # turn, pending, draft: zeros there
+        self._board_overlay(st, out["board"])
+        self._supply(st, out["supply"])
+        self._turn(st, out["turn"])
+        if st.pending:
+            self._pending(st, out["pending"])
+        self._draft(st, player, out["draft"])
+        return out
 
     def _board(self, st: GameState, order: np.ndarray) -> np.ndarray:
         """The board channels (without the memo of :meth:`encode`)."""
-        b = self._board_base(st, order)
+        b = np.empty((len(self.channels), self.h, self.w), _F32)
+        self._board_base(st, order, b)
         self._board_overlay(st, b)
         return b
 
-    def _board_base(self, st: GameState, order: np.ndarray) -> np.ndarray:
-        """The board channels that follow from the tiles, statues, pedestals, buried resources,
-        networks and workshops (shape (C, H, W))."""
+    def _board_base(self, st: GameState, order: np.ndarray, out: np.ndarray) -> None:
+        """Fill ``out`` (shape (C, H, W)) with the board channels that follow from the tiles,
+        statues, pedestals, buried resources, networks and workshops."""
         ch, hw = self.ch, self.hw
-        b = self.static.copy()
+        b = out.reshape(len(self.channels), hw)
+        b[...] = self.static
         parts = self.code_parts
         code = parts["kind"][st.kind[:hw]]
         code += parts["statue"][st.statue[:hw]]
         code += parts["pedestal"][st.pedestal[:hw]]
         code += parts["buried"][st.buried[:hw]]
         code += self.rubble_code
-        np.take(self.square_table, code, axis=1, out=b[self.square_lo:self.square_hi])
+        b[self.square_lo:self.square_hi] = self.square_table[:, code]
         b[ch["altar"], st.hall_altar[st.hall_altar >= 0]] = 1.0
         n0 = ch["network_0"]
         b[n0:n0 + self.n] = st.reach[order, :hw]
@@ -340,7 +363,6 @@ class Observer:
         b[e0:e0 + 4] = ((region[self.nbr] == own) & (own >= 0)).T
         w0 = ch["workshop_" + self.game.pack.workshops[0].name]
         b[w0:w0 + self.n_workshops, self.site_squares] = st.workshop == self.workshop_codes
-        return b.reshape(len(self.channels), self.h, self.w)
 
     def _board_overlay(self, st: GameState, board: np.ndarray) -> None:
         """Mark the sub-decision's squares (pending dig, statue, sites) and this turn's workshops."""
@@ -360,82 +382,74 @@ class Observer:
         if st.used_sites:
             b[ch["used_workshop"], self.site_squares[st.used_sites]] = 1.0
 
-    def _horde(self, st: GameState) -> np.ndarray:
+    def _horde(self, st: GameState, out: np.ndarray) -> None:
         k = self.card_features.shape[1]
-        out = np.empty((N_HORDE, k + len(RESOURCES) + len(CLANS)), _F32)
         out[:, :k] = self.card_features[st.horde]
         np.multiply(st.horde_bribes, self.bribe_scale, out=out[:, k:k + len(RESOURCES)])
         out[:, k + len(RESOURCES):] = self.clan_onehot[st.horde_pedestal]
-        return out
 
-    def _trollsmoots(self, st: GameState, order: np.ndarray) -> np.ndarray:
-        return np.concatenate([self.card_features[st.smoot[order]],
-                               st.tokens[order] / self.sym_max], axis=2, dtype=_F32)
+    def _trollsmoots(self, st: GameState, order: np.ndarray, out: np.ndarray) -> None:
+        k = self.card_features.shape[1]
+        out[..., :k] = self.card_features[st.smoot[order]]
+        np.divide(st.tokens[order], self.sym_max, out=out[..., k:])
 
-    def _players(self, st: GameState, player: int, order: np.ndarray) -> np.ndarray:
-        # the integer columns 0..23 in seat order, then rows in my order, then the flags
-        n = self.n
+    def _players(self, st: GameState, player: int, order: np.ndarray, out: np.ndarray) -> None:
+        """Fill ``out``: every column as an integer count in seat order (one scratch matrix), then
+        the rows in my order, times the column scales."""
+        c = self._player_counts
         so = self.storage_of
-        storage = st.storage[so]
-        counts = np.concatenate((
-            storage, st.storage_pedestals[so], st.tokens.reshape(n, -1) @ self.token_resource + storage,
-            np.array((st.honour, st.coronation, st.pedestal_points, st.pedestal_tokens)).T,
-            self.troll_count_level[st.smoot].sum(axis=1), (st.gate_sq >= 0)[:, None]), axis=1)
-        out = np.empty((n, len(self.player_scale)), _F32)
-        out[:, :24] = counts[order]
-        out[:, 24] = self.mate_flags[player]
-        acting = out[:, 25]
-        acting[:] = 0.0
+        if self._own_storage:
+            c[:, 0:7] = st.storage
+            c[:, 7:10] = st.storage_pedestals
+        else:
+            c[:, 0:7] = st.storage[so]
+            c[:, 7:10] = st.storage_pedestals[so]
+        np.matmul(st.tokens.reshape(self.n, -1), self.token_resource, out=c[:, 10:17])
+        c[:, 10:17] += c[:, 0:7]
+        c.T[17:21] = (st.honour, st.coronation, st.pedestal_points, st.pedestal_tokens)
+        np.sum(self.troll_count_level[st.smoot], axis=1, out=c[:, 21:23])
+        np.greater_equal(st.gate_sq, 0, out=c[:, 23])
+        c[:, 24] = self.mate_seats[player]
+        c[:, 25] = 0
         if st.phase != self._game_over:
-            acting[(st.current - player) % n] = 1.0
-        out[:, 26] = [st.draft_placed[q] for q in order.tolist()]
+            c[st.current, 25] = 1
+        c[:, 26] = st.draft_placed
+        out[...] = c[order]
         out *= self.player_scale
-        return out
 
     _game_over = PHASE_NAMES.index("game_over")
 
-    def _spellbook(self, st: GameState) -> np.ndarray:
-        out = np.zeros((self.spellbook_size, self.n_spells + 2), _F32)
+    def _spellbook(self, st: GameState, out: np.ndarray) -> None:
+        out[...] = 0.0
         present = st.spellbook >= 0
         out[np.flatnonzero(present), st.spellbook[present]] = 1.0
         out[:, -2] = present
         out[:, -1] = st.spell_runes / _F32(self.game.runes_to_disintegrate)
-        return out
 
-    def _supply(self, st: GameState) -> np.ndarray:
+    def _supply(self, st: GameState, out: np.ndarray) -> None:
         d = st.decks
-        out = np.concatenate([st.supply, st.tunnel_supply, st.hall_altar < 0, st.workshop_supply,
-                              st.bag, (len(d[0]), len(d[1]), len(d[2]), len(st.spell_deck),
-                                       len(st.coronation_left))], dtype=_F32, casting="unsafe")
+        out[:] = np.concatenate([st.supply, st.tunnel_supply, st.hall_altar < 0, st.workshop_supply,
+                                 st.bag, (len(d[0]), len(d[1]), len(d[2]), len(st.spell_deck),
+                                          len(st.coronation_left))], dtype=_F32, casting="unsafe")
         out *= self.supply_scale
-        return out
 
-    def _track(self, st: GameState, order: np.ndarray) -> np.ndarray:
-        out = np.empty((N_TIERS, len(CLANS), 2 + self.n), _F32)
+    def _track(self, st: GameState, order: np.ndarray, out: np.ndarray) -> None:
         np.multiply(st.track_value, self.track_scale, out=out[..., 0])
         out[..., 1:] = self.track_taker[order[0]][st.track_taken]  # free, then the taker (me = 0)
-        return out
 
-    def _turn(self, st: GameState) -> np.ndarray:
-        out = np.zeros(len(PHASE_NAMES) + 9, _F32)
+    def _turn(self, st: GameState, out: np.ndarray) -> None:
+        """Fill ``out`` (zeros on entry): the phase one-hot, this turn's flags, the endgame."""
         out[st.phase] = 1.0
-        k = len(PHASE_NAMES)
-        out[k] = st.spell_cast
-        out[k + 1] = st.workshops_left / 2.0
-        out[k + 2] = st.uses_left / 4.0
-        out[k + 3] = st.bribe_any
-        out[k + 4] = st.ignore_rubble
-        out[k + 5] = st.free_moves / self.max_free_moves
-        out[k + 6] = min(st.turn, _TURN_CAP) / _TURN_CAP
-        out[k + 7] = st.final_turns_left >= 0
-        out[k + 8] = max(st.final_turns_left, 0) / self.final_turns_max
-        return out
+        out[self._k_turn:] = (st.spell_cast, st.workshops_left / 2.0, st.uses_left / 4.0, st.bribe_any,
+                              st.ignore_rubble, st.free_moves / self.max_free_moves,
+                              min(st.turn, _TURN_CAP) / _TURN_CAP, st.final_turns_left >= 0,
+                              max(st.final_turns_left, 0) / self.final_turns_max)
 
-    def _pending(self, st: GameState) -> np.ndarray:
-        out = np.zeros(self.fields[8].shape[0], _F32)
+    def _pending(self, st: GameState, out: np.ndarray) -> None:
+        """Fill ``out`` (zeros on entry) with the sub-decision being resolved."""
         pend = st.pending
         if not pend:
-            return out
+            return
         k = 0
         if "spell" in pend:
             out[k + pend["spell"]] = 1.0
@@ -457,15 +471,13 @@ class Observer:
         out[k] = pend.get("return") == "spell"
         out[k + 1] = pend.get("back") == PHASE_NAMES.index("spell_statue")
         out[k + 2] = len(pend.get("sites", ())) / self.max_sites
-        return out
 
-    def _draft(self, st: GameState, player: int) -> np.ndarray:
-        out = np.zeros(self.n_starters + 1, _F32)
+    def _draft(self, st: GameState, player: int, out: np.ndarray) -> None:
+        """Fill ``out`` (zeros on entry) with my starter hand and my unseen starters."""
         if st.draft_hand and st.draft_hand[player]:
             out[st.draft_hand[player]] = 1.0
         if st.draft_deck and st.draft_deck[player]:
             out[-1] = len(st.draft_deck[player]) / self.n_starters
-        return out
 
 
 def _who(k: int) -> str:

@@ -1,0 +1,151 @@
+"""Self-play training: a tiny MaskablePPO run saves, resumes, reloads and plays; the opponent pool."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib", reason="training needs the [train] extra (sb3-contrib)")
+
+from sb3_contrib import MaskablePPO  # noqa: E402
+
+from training.cli import main  # noqa: E402
+from training.evaluate import evaluate_against, wilson  # noqa: E402
+from training.selfplay import (OpponentPool, PolicyOpponent, SelfPlayWrapper,  # noqa: E402
+                               parse_opponents)
+from training.train import checkpoints, read_eval, slim_copy, train  # noqa: E402
+
+TINY = dict(players=2, envs=2, vec="dummy", n_steps=128, batch_size=64, n_epochs=1,
+            snapshot_every=512, checkpoint_every=1024, eval_every=1024, eval_games=2,
+            opponents="random:1,latest:1,snapshots:1")
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory) -> Path:
+    """A 1,536-step run (about 15 s on two cores)."""
+    out = tmp_path_factory.mktemp("train")
+    train(out, timesteps=1536, **TINY)
+    return out
+
+
+def test_training_writes_the_final_model_checkpoints_snapshots_and_evaluations(run):
+    assert (run / "final_model.zip").exists()
+    assert MaskablePPO.load(run / "final_model.zip", device="cpu").num_timesteps >= 1536
+    assert checkpoints(run)
+    assert len(list((run / "snapshots").glob("snapshot_*.zip"))) >= 3  # steps 0, 512, 1024, ...
+    rows = read_eval(run)
+    assert {r["opponent"] for r in rows} == {"random", "heuristic"}
+    assert {int(r["timesteps"]) for r in rows} >= {0, 1024}
+    assert (run / "learning_curve.png").exists()
+    assert any((run / "tb").rglob("events.out.tfevents.*"))
+
+
+def test_resume_continues_the_step_count(run):
+    before = MaskablePPO.load(checkpoints(run)[-1], device="cpu").num_timesteps
+    code = main(["train", "--out", str(run), "--resume", "--timesteps", str(before + 256),
+                 "--envs", "2", "--n-steps", "128", "--batch-size", "64", "--n-epochs", "1",
+                 "--eval-every", "0", "--opponents", "random:1,latest:1"])
+    assert code == 0
+    after = MaskablePPO.load(run / "final_model.zip", device="cpu").num_timesteps
+    assert before < after and after >= before + 256
+
+
+def test_a_reloaded_model_plays_full_games_in_both_seats(run):
+    model = MaskablePPO.load(run / "final_model.zip", device="cpu")
+    result = evaluate_against(model, "random", games=2, seed=5)
+    assert result["games"] == 2 and 0 <= result["wins"] <= 2
+    assert result["mean_honour"] >= 0
+
+
+def test_the_ppo_agent_spec_plays_a_game_with_the_trained_model(run):
+    from agents import make_agent
+    from training.play import run_game
+    path = str(run / "final_model.zip")
+    try:
+        agent = make_agent(f"ppo:{path}")
+    except ValueError as e:  # agents/ppo.py is finished by another issue
+        pytest.skip(f"ppo:PATH cannot load models yet: {e}")
+    state = run_game([agent, "random"], seed=3)
+    assert state.is_terminal()
+
+
+def test_a_slim_copy_is_smaller_and_acts_the_same(run, tmp_path):
+    src = run / "final_model.zip"
+    slim = slim_copy(src, tmp_path / "slim.zip")
+    assert slim.stat().st_size < 0.6 * src.stat().st_size
+    a = evaluate_against(MaskablePPO.load(src, device="cpu"), "random", games=2, seed=9)
+    b = evaluate_against(MaskablePPO.load(slim, device="cpu"), "random", games=2, seed=9)
+    assert (a["wins"], a["mean_honour"]) == (b["wins"], b["mean_honour"])
+
+
+def test_training_refuses_to_overwrite_a_run_or_resume_nothing(run, tmp_path):
+    with pytest.raises(ValueError, match="--resume"):
+        train(run, timesteps=10, **TINY)
+    with pytest.raises(ValueError, match="no checkpoint"):
+        train(tmp_path / "empty", timesteps=10, resume=True, **TINY)
+    assert main(["train", "--out", str(tmp_path / "x"), "--players", "7"]) == 2
+    with pytest.raises(ValueError, match="--reward"):
+        train(tmp_path / "y", timesteps=10, reward="points")
+
+
+# ---- the opponent pool ---------------------------------------------------------------------------
+def test_parse_opponents_reads_weights_and_names_bad_entries():
+    assert parse_opponents("random:0.3,latest:0.7") == {"random": 0.3, "latest": 0.7}
+    assert parse_opponents("heuristic,snapshots:2") == {"heuristic": 1.0, "snapshots": 2.0}
+    assert parse_opponents("mcts:8@0.5") == {"mcts:8": 0.5}
+    with pytest.raises(ValueError, match="wizard"):
+        parse_opponents("wizard:1")
+    with pytest.raises(ValueError, match="sum to 0"):
+        parse_opponents("random:0")
+    with pytest.raises(ValueError, match=">= 0"):
+        parse_opponents("random:-1")
+
+
+def test_the_pool_falls_back_to_baselines_while_there_is_no_snapshot(tmp_path):
+    pool = OpponentPool("random:1,latest:1,snapshots:2", tmp_path / "none")
+    assert pool.probabilities() == {"random": 1.0}
+    assert OpponentPool("latest:1", tmp_path).probabilities() == {"random": 1.0}
+
+
+def test_the_pool_draws_snapshots_and_baselines_with_the_documented_probabilities(run):
+    pool = OpponentPool("random:1,latest:1,snapshots:2", run / "snapshots")
+    assert pool.probabilities() == {"random": 0.25, "latest": 0.25, "snapshots": 0.5}
+    rng = np.random.default_rng(0)
+    drawn = [pool.new_episode(rng, 1)[0] for _ in range(400)]
+    latest = str(pool.snapshots()[-1])
+    share_random = np.mean([not isinstance(o, PolicyOpponent) for o in drawn])
+    share_latest = np.mean([isinstance(o, PolicyOpponent) and o.path == latest for o in drawn])
+    assert abs(share_random - 0.25) < 0.07 and abs(share_latest - 0.25) < 0.07
+
+
+def test_a_policy_opponent_pickles_as_its_path_and_plays_legal_actions(run):
+    snap = OpponentPool("latest:1", run / "snapshots").snapshots()[-1]
+    opponent = pickle.loads(pickle.dumps(PolicyOpponent(snap)))
+    assert len(pickle.dumps(opponent)) < 500
+    from mk_env.env import single_seat_env
+    env = single_seat_env(2, seat=0, opponents=opponent)
+    env.reset(seed=2)
+    done = False
+    while not done:
+        mask = env.action_masks()
+        _, _, done, _, info = env.step(int(np.flatnonzero(mask)[0]))
+    assert "illegal_action" not in info
+
+
+def test_the_self_play_wrapper_redraws_opponents_at_each_reset(tmp_path):
+    from mk_env.env import single_seat_env
+    env = SelfPlayWrapper(single_seat_env(2), OpponentPool("random:1,heuristic:1", tmp_path))
+    seen = set()
+    for seed in range(12):
+        _, info = env.reset(seed=seed)
+        seen.add(tuple(info["opponents"]))
+        assert env.action_masks().any()
+    assert seen == {("random",), ("heuristic",)}
+
+
+def test_wilson_interval_brackets_the_rate():
+    lo, hi = wilson(180, 200)
+    assert lo < 0.9 < hi and 0.85 < lo
