@@ -53,6 +53,16 @@ def test_tournament_games_on_ray_equal_the_local_games(local_ray):
     assert [drop(g) for g in remote] == [drop(g) for g in local]
 
 
+def test_tournament_backend_ray_gives_the_local_results(local_ray, tmp_path):
+    from training.tournament import run_tournament
+    args = dict(agents=["random", "heuristic"], players=2, games=4, seed=5, progress=False, charts=False)
+    ray_run = run_tournament(out=tmp_path / "ray", backend="ray", **args)
+    local = run_tournament(out=tmp_path / "local", workers=1, **args)
+    drop = lambda gs: [{k: v for k, v in g.items() if k != "seconds"} for g in gs]  # noqa: E731
+    assert drop(ray_run["games"]) == drop(local["games"])
+    assert ray_run["agents"] == local["agents"]
+
+
 def test_flat_masked_env_serves_rllib_observations():
     from training.rllib_train import make_rllib_env
     env = make_rllib_env({"num_players": 2})

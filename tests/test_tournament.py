@@ -102,3 +102,9 @@ def test_tournament_cli_prints_a_leaderboard(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Leaderboard" in out and "heuristic" in out
     assert main(["tournament", "--agents", "random,random", "--out", str(tmp_path / "x")]) == 2
+
+
+def test_unknown_backend_is_refused(tmp_path):
+    from training.tournament import run_tournament
+    with pytest.raises(ValueError, match="allowed: local, ray"):
+        run_tournament(["random"], 2, 2, out=tmp_path, backend="spark", progress=False)

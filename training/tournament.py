@@ -47,7 +47,7 @@ DEFAULT_AGENTS = "random,heuristic,mcts:8"
 DEFAULT_PLAYERS = 2
 DEFAULT_GAMES = 36
 DEFAULT_OUT = "runs/tournament"
-BACKENDS = ("local",)
+BACKENDS = ("local", "ray")
 
 
 # ================================================================================================
@@ -170,9 +170,14 @@ def _check_config(out: Path, config: dict[str, Any]) -> None:
 
 def run_tournament(agents: list[str], players: int, games: int, seed: int = 0, workers: int = 1,
                    out: str | os.PathLike = DEFAULT_OUT, options: dict[str, Any] | None = None,
-                   progress: bool = True, charts: bool = True, teams: bool = False) -> dict[str, Any]:
+                   progress: bool = True, charts: bool = True, teams: bool = False,
+                   backend: str = "local", address: str | None = None) -> dict[str, Any]:
     """Play (or finish) a tournament in ``out`` and return the results written to results.json.
-    With ``teams``, ``agents`` are team pairings and the games are 4-player team games."""
+    With ``teams``, ``agents`` are team pairings and the games are 4-player team games. ``backend``
+    "ray" spreads the games over Ray (local Ray, or the cluster at ``address``); the results are the
+    same as a local run's for the same seed."""
+    if backend not in BACKENDS:
+        raise ValueError(f"--backend {backend!r}: allowed: {', '.join(BACKENDS)}")
     if teams:
         if players != 4:
             raise ValueError(f"--teams: team play is for exactly 4 players, got --players {players}")
@@ -196,7 +201,8 @@ def run_tournament(agents: list[str], players: int, games: int, seed: int = 0, w
     todo = [j for j in jobs if j["index"] not in done]
     if todo:
         with open(log, "a", encoding="utf-8") as f:
-            for result in _execute(todo, options, workers, progress, total=games, already=len(done)):
+            for result in _execute(todo, options, workers, progress, total=games, already=len(done),
+                                   backend=backend, address=address):
                 f.write(json.dumps(result, separators=(",", ":")) + "\n")
                 f.flush()
                 done[result["index"]] = result
@@ -209,7 +215,8 @@ def run_tournament(agents: list[str], players: int, games: int, seed: int = 0, w
     return results
 
 
-def _execute(todo: list[dict], options: dict, workers: int, progress: bool, total: int, already: int):
+def _execute(todo: list[dict], options: dict, workers: int, progress: bool, total: int, already: int,
+             backend: str = "local", address: str | None = None):
     """Yield finished games as they come (any order), with a live progress bar."""
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
                                TimeRemainingColumn)
@@ -217,6 +224,12 @@ def _execute(todo: list[dict], options: dict, workers: int, progress: bool, tota
                    TimeRemainingColumn(), disable=not progress, transient=False)
     with bar:
         task = bar.add_task("games", total=total, completed=already)
+        if backend == "ray":
+            from .ray_backend import iter_jobs_ray
+            for _, r in iter_jobs_ray(_run_star, [(j, options) for j in todo], address=address):
+                bar.advance(task)
+                yield r
+            return
         if workers == 1:
             results = (_run_one(j, options) for j in todo)
             for r in results:
@@ -295,13 +308,10 @@ def _cmd(args: argparse.Namespace) -> int:
             agents = parse_agents(args.agents)
         if len(set(agents)) != len(agents):
             raise ValueError(f"--agents {args.agents!r}: each agent may be listed once")
-        if args.backend not in BACKENDS:
-            raise ValueError(f"--backend {args.backend!r}: allowed: {', '.join(BACKENDS)} "
-                             f"(Ray comes with the training issue)")
         options = {"board_side": args.board_side} if args.board_side else {}
         players = args.players if args.players is not None else (4 if args.teams else DEFAULT_PLAYERS)
         results = run_tournament(agents, players, args.games, args.seed, args.workers, args.out,
-                                 options, teams=args.teams)
+                                 options, teams=args.teams, backend=args.backend, address=args.address)
     except ValueError as e:
         console.print(f"[red]error:[/red] {e}")
         return 2
@@ -327,5 +337,8 @@ def register(subparsers) -> None:
                    help="parallel worker processes (default 2)")
     p.add_argument("--out", default=DEFAULT_OUT, help=f"output folder, resumable (default {DEFAULT_OUT})")
     p.add_argument("--board-side", default=None, help="board side (default: by player count)")
-    p.add_argument("--backend", default="local", help="executor: local (Ray: later)")
+    p.add_argument("--backend", default="local", choices=BACKENDS,
+                   help="executor: local processes (--workers) or ray (pip install 'mk-env[rllib]')")
+    p.add_argument("--address", default=None,
+                   help="with --backend ray: a Ray cluster address (default: start Ray locally)")
     p.set_defaults(func=_cmd)
