@@ -43,9 +43,9 @@ from mk_env.rules import CATEGORIES
 from .play import make_game, parse_agents, run_game
 from .ratings import balance, summarize
 
-DEFAULT_AGENTS = "random,heuristic,mcts:8"
+DEFAULT_AGENTS = "random,heuristic,mcts:16"
 DEFAULT_PLAYERS = 2
-DEFAULT_GAMES = 36
+DEFAULT_GAMES = 96
 DEFAULT_OUT = "runs/tournament"
 BACKENDS = ("local", "ray")
 
