@@ -314,8 +314,6 @@ TensorBoard under `eval/`).
     ("code", '''\
 from training.train import read_eval
 
-%matplotlib inline
-# (again: train() draws OUT/learning_curve.png with matplotlib.use("Agg"), which turns inline plots off)
 rows = read_eval(OUT)
 curve = {}
 for r in rows:

@@ -265,13 +265,12 @@ def leaderboard(results: dict[str, Any]):
 
 def write_charts(results: dict[str, Any], out: Path) -> list[Path]:
     """ratings.png (mu with 2-sigma bars) and scores.png (mean honour by scoring category)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure  # object API: leaves the caller's backend alone
     agents = sorted(results["agents"], key=lambda a: -results["agents"][a]["rating_mu"])
     stats = [results["agents"][a] for a in agents]
     paths = []
-    fig, ax = plt.subplots(figsize=(max(4, 1.4 * len(agents)), 3.5))
+    fig = Figure(figsize=(max(4, 1.4 * len(agents)), 3.5))
+    ax = fig.subplots()
     ax.bar(agents, [s["rating_mu"] for s in stats], yerr=[2 * s["rating_sigma"] for s in stats],
            capsize=4, color="#5b7fa6")
     ax.set_ylabel("openskill mu (bars: 2 sigma)")
@@ -279,8 +278,8 @@ def write_charts(results: dict[str, Any], out: Path) -> list[Path]:
     fig.tight_layout()
     paths.append(out / "ratings.png")
     fig.savefig(paths[-1], dpi=100)
-    plt.close(fig)
-    fig, ax = plt.subplots(figsize=(max(4, 1.4 * len(agents)), 3.5))
+    fig = Figure(figsize=(max(4, 1.4 * len(agents)), 3.5))
+    ax = fig.subplots()
     bottom = np.zeros(len(agents))
     for c in CATEGORIES:
         vals = np.array([s["honour_breakdown"][c] for s in stats])
@@ -292,7 +291,6 @@ def write_charts(results: dict[str, Any], out: Path) -> list[Path]:
     fig.tight_layout()
     paths.append(out / "scores.png")
     fig.savefig(paths[-1], dpi=100)
-    plt.close(fig)
     return paths
 
 

@@ -169,14 +169,13 @@ def append_eval(out: Path, rows: list[dict[str, Any]]) -> None:
 def plot_learning_curve(out: str | Path, png: str | Path | None = None,
                         title: str | None = None) -> Path:
     """Win rates against each gauntlet agent over steps (and minutes, top axis) from ``eval.csv``."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure  # object API: leaves the caller's backend (e.g. notebooks) alone
     rows = read_eval(Path(out))
     if not rows:
         raise ValueError(f"{out}/eval.csv holds no evaluations yet")
     png = Path(png) if png else Path(out) / "learning_curve.png"
-    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    fig = Figure(figsize=(6.4, 3.8))
+    ax = fig.subplots()
     for spec in dict.fromkeys(r["opponent"] for r in rows):
         pts = [(int(r["timesteps"]), float(r["win_rate"])) for r in rows if r["opponent"] == spec]
         ax.plot(*zip(*pts), marker="o", ms=3, label=f"vs {spec}")
@@ -195,7 +194,6 @@ def plot_learning_curve(out: str | Path, png: str | Path | None = None,
     fig.tight_layout()
     png.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(png, dpi=110)
-    plt.close(fig)
     return png
 
 
