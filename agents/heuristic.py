@@ -18,7 +18,7 @@ import numpy as np
 from mk_env.rules import economy as eco
 from mk_env.rules import turn as T
 from mk_env.rules.actions import SMOOT_CONE
-from mk_env.rules.content import CART, COIN, HAMMER, MINERALS, N_RESOURCES
+from mk_env.rules.content import CART, COIN, MINERALS, N_RESOURCES
 from mk_env.rules.state import GameState
 from mk_env.rules.view import PlayerView
 

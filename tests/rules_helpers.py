@@ -66,6 +66,16 @@ def after_setup(game: Game, seed: int = 0, gates: list[int] | None = None):
     return st
 
 
+def empty_handed(game: Game, seed: int = 3):
+    """A 2-player state on the test board at player 0's first turn (gate at (0, 5); player 1's at
+    (10, 5)), both players' storages and trolls emptied into the supply."""
+    st = after_setup(game, seed=seed, gates=[0, 3])
+    for p in range(game.num_players):
+        clear_resources(st, p)
+    st._cache.clear()
+    return st
+
+
 def sq(game: Game, r: int, c: int) -> int:
     return game.geo.sq(r, c)
 

@@ -8,7 +8,7 @@ import pytest
 from mk_env.rules import IllegalActionError, turn
 from mk_env.rules import economy as eco
 from mk_env.rules.content import CART, COIN, HAMMER, HEARTSTONE, IRON, RUNE, STONE, TOKEN_KINDS
-from rules_helpers import (act, after_setup, blocks, clear_resources, give, hold, place_tunnel, placement,
+from rules_helpers import (act, blocks, empty_handed, give, hold, place_tunnel, placement,
                            sq, make_test_game, to_phase)
 
 FIRE, ICE, MOON = 0, 1, 2
@@ -22,9 +22,7 @@ def game():
 @pytest.fixture
 def st(game):
     """Player 0 (gate at (0, 5)) to act, with empty hands; player 1's gate at (10, 5)."""
-    st = after_setup(game, seed=3, gates=[0, 3])
-    for p in range(2):
-        clear_resources(st, p)
+    st = empty_handed(game)
     st.statue[:] = -1
     st._cache.clear()
     assert st.gate_sq[0] == sq(game, 0, 5) and st.gate_sq[1] == sq(game, 10, 5)

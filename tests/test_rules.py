@@ -9,8 +9,8 @@ from mk_env.rules import Game, IllegalActionError, turn
 from mk_env.rules import economy as eco
 from mk_env.rules.actions import HORDE_ROW
 from mk_env.rules.content import CART, COIN, IRON, STONE
-from rules_helpers import (act, after_setup, blocks, clear_resources, give, make_test_game, place_tunnel,
-                           placement, sq, to_phase)
+from rules_helpers import (act, after_setup, blocks, clear_resources, empty_handed, give, make_test_game,
+                           place_tunnel, placement, to_phase)
 
 
 def random_play(state, rng, limit=20000):
@@ -108,11 +108,7 @@ def game():
 
 @pytest.fixture
 def st(game):
-    st = after_setup(game, seed=3, gates=[0, 3])
-    for p in range(2):
-        clear_resources(st, p)
-    st._cache.clear()
-    return st
+    return empty_handed(game)
 
 
 def test_spells_and_workshops_come_first_in_either_order(game, st):

@@ -8,7 +8,7 @@ import pytest
 from mk_env.rules import ConfigError, Game
 from mk_env.rules import economy as eco
 from mk_env.rules.content import IRON, STONE
-from rules_helpers import after_setup, clear_resources, give, make_test_game, place_tunnel, placement, sq, to_phase
+from rules_helpers import after_setup, clear_resources, give, make_test_game, place_tunnel
 
 
 def test_team_mode_is_for_exactly_four_players():
