@@ -281,6 +281,8 @@ class Observer:
         self._templates = [np.zeros(at, _F32) for _ in range(self.n)]
         self._template_views = [self._views(t) for t in self._templates]
         self._keys: list[dict] = [{} for _ in range(self.n)]  # part -> bytes of the arrays it read
+        self._board_shared = np.zeros((len(self.channels), self.h, self.w), _F32)
+        self._board_key: tuple | None = None  # the bytes the shared board channels were read from
         self._k_turn = len(PHASE_NAMES)
 
     def _views(self, flat: np.ndarray) -> dict[str, np.ndarray]:
@@ -299,7 +301,10 @@ class Observer:
         key = (st.kind.tobytes(), st.statue.tobytes(), st.pedestal.tobytes(), st.buried.tobytes(),
                st.region.tobytes(), st.hall_altar.tobytes(), st.workshop.tobytes(), st.reach.tobytes())
         if keys.get("board") != key:
-            self._board_base(st, order, tv["board"])
+            if self._board_key != key:  # the seat-independent channels, shared by all observers
+                self._board_common(st, self._board_shared)
+                self._board_key = key
+            self._board_networks(st, order, tv["board"], self._board_shared)
             keys["board"] = key
         key = (st.horde.tobytes(), st.horde_bribes.tobytes(), st.horde_pedestal.tobytes())
         if keys.get("horde") != key:
@@ -344,6 +349,19 @@ class Observer:
     def _board_base(self, st: GameState, order: np.ndarray, out: np.ndarray) -> None:
         """Fill ``out`` (shape (C, H, W)) with the board channels that follow from the tiles,
         statues, pedestals, buried resources, networks and workshops."""
+        self._board_common(st, out)
+        self._board_networks(st, order, out, out)
+
+    def _board_networks(self, st: GameState, order: np.ndarray, out: np.ndarray, common: np.ndarray) -> None:
+        """``out`` = the seat-independent channels ``common`` with the networks in ``order``'s seats."""
+        if out is not common:
+            np.copyto(out, common)
+        n0 = self.ch["network_0"]
+        out.reshape(len(self.channels), self.hw)[n0:n0 + self.n] = st.reach[order, :self.hw]
+
+    def _board_common(self, st: GameState, out: np.ndarray) -> None:
+        """The board channels that are the same for every observer (the network rows are left
+        as the static layer has them)."""
         ch, hw = self.ch, self.hw
         b = out.reshape(len(self.channels), hw)
         b[...] = self.static
@@ -355,8 +373,6 @@ class Observer:
         code += self.rubble_code
         b[self.square_lo:self.square_hi] = self.square_table[:, code]
         b[ch["altar"], st.hall_altar[st.hall_altar >= 0]] = 1.0
-        n0 = ch["network_0"]
-        b[n0:n0 + self.n] = st.reach[order, :hw]
         region = st.region
         own = region[:hw, None]
         e0 = ch["same_tunnel_up"]

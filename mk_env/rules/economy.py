@@ -62,11 +62,11 @@ def pay(state: GameState, p: int, resource: int, n: int, *, kinds: list[int] | N
         state.supply[resource] += n
     tokens = state.tokens[p]
     for kind in kinds if kinds is not None else _PAY_KINDS[resource]:
-        for slot in range(N_SMOOT):
-            have = tokens[slot, kind]
+        column = tokens[:, kind]
+        for slot, have in enumerate(column.tolist()):  # one read; writes only where taken
             if have:
-                take = min(int(have), n)
-                tokens[slot, kind] -= take
+                take = min(have, n)
+                column[slot] = have - take
                 n -= take
                 if n == 0:
                     return
@@ -111,8 +111,7 @@ def activate(state: GameState, p: int, slot: int) -> None:
         return
     symbols = state.game.card_symbols[card]
     held = state.tokens[p, slot]
-    for kind in range(N_TOKEN_KINDS):
-        missing = int(symbols[kind]) - int(held[kind])
+    for kind, missing in enumerate((symbols - held).tolist()):  # read once, before any change
         if missing > 0:
             res = CART if kind >= CLAN_CART0 else kind
             got = min(missing, int(state.supply[res]))

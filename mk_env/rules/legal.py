@@ -27,10 +27,10 @@ def _block(st: GameState, name: str, args) -> np.ndarray:
     return np.asarray(args, dtype=np.int64) + st.game.layout.offset[name]
 
 
-def _legal(st: GameState) -> np.ndarray:
+def _legal(st: GameState, have: np.ndarray | None = None) -> np.ndarray:
     """The legal actions, sorted: the blocks are gathered in the layout's block order, each one
     already sorted, so their concatenation is sorted (small blocks as Python lists: cheaper than
-    numpy for a handful of numbers)."""
+    numpy for a handful of numbers). ``have``: what the current player owns, if already known."""
     ph, p, game = st.phase, st.current, st.game
     if ph == GAME_OVER:
         return EMPTY
@@ -38,18 +38,11 @@ def _legal(st: GameState) -> np.ndarray:
     small: list[int] = [0] if ph in PASS_PHASES else []  # pass and small blocks, in block order
     pieces: list = []  # then arrays and lists, in block order
     if ph in TRADE_PHASES:
-        have = eco.owned(st, p)
+        if have is None:
+            have = eco.owned(st, p)
         trades = _trade_actions(st, have)
     if ph == STEP1:
-        if not st.spell_cast and have[RUNE] >= 1:
-            o = off["cast"]
-            small += [o + i for i in range(len(st.spellbook)) if st.spellbook[i] >= 0 and _castable(st, p, i)]
-        if st.workshops_left > 0:
-            touch = workshop_touch(st, p)[0] & (st.workshop >= 0)
-            touch[st.used_sites] = False
-            o = off["activate_workshop"]
-            small += [o + int(i) for i in np.flatnonzero(touch)]
-        pieces = [small, trades]
+        pieces = [small + _step1_actions(st, p, have), trades]
     elif ph == STEP2:
         rec = _legal_recruits(st, p, have)
         digs = legal_digs(st, p, have)
@@ -69,6 +62,74 @@ def _legal(st: GameState) -> np.ndarray:
         pieces = [small, _block(st, *_other_block(st, ph, p))]
     out = np.concatenate([x for x in pieces if len(x)] or [EMPTY], dtype=np.int64)
     return out
+
+
+def _step1_actions(st: GameState, p: int, have: np.ndarray) -> list[int]:
+    """Step 1's own actions (casts, then workshop activations), as action numbers."""
+    off = st.game.layout.offset
+    out: list[int] = []
+    if not st.spell_cast and have[RUNE] >= 1:
+        o = off["cast"]
+        out += [o + i for i in range(len(st.spellbook)) if st.spellbook[i] >= 0 and _castable(st, p, i)]
+    if st.workshops_left > 0:
+        touch = workshop_touch(st, p)[0] & (st.workshop >= 0)
+        touch[st.used_sites] = False
+        o = off["activate_workshop"]
+        out += [o + int(i) for i in np.flatnonzero(touch)]
+    return out
+
+
+def only_pass(st: GameState) -> bool:
+    """Exactly ``list(legal_actions(st)) == [0]``, cheaper: the phase's blocks are tested one by one
+    (trades first, by counting) and the first non-empty one answers; the legal set is not built."""
+    ph = st.phase
+    if ph not in PASS_PHASES and ph != STEP2:
+        return False
+    hit = st._cache.get("legal")
+    if hit is not None:
+        return len(hit) == 1 and hit[0] == 0
+    return _only_pass(st, ph, st.current, eco.owned(st, st.current) if ph in TRADE_PHASES else None)
+
+
+def pass_is_forced(st: GameState) -> bool:
+    """:func:`only_pass`, for the engine's automatic passes: when the answer is no, the legal set is
+    built right away (reusing what the test computed) and cached for the decision that is faced."""
+    ph = st.phase
+    if st._cache.get("legal") is not None or ph == STEP2 or (ph not in PASS_PHASES):
+        legal = legal_actions(st)  # step 2 is rarely a forced pass: the full set answers at once
+        return len(legal) == 1 and legal[0] == 0
+    have = eco.owned(st, st.current) if ph in TRADE_PHASES else None
+    if _only_pass(st, ph, st.current, have):
+        return True
+    st._cache["legal"] = _legal(st, have)
+    return False
+
+
+def _only_pass(st: GameState, ph: int, p: int, have: np.ndarray | None) -> bool:
+    """The test of :func:`only_pass` in a phase where pass is legal (step 2: when alone)."""
+    if ph in TRADE_PHASES:
+        if any_trade(st, have):
+            return False
+        if ph == STEP1:
+            return not _step1_actions(st, p, have)
+        if ph == STEP2:
+            return not _legal_recruits(st, p, have) and len(legal_digs(st, p, have)) == 0
+        if ph == STEP3:
+            return len(legal_halls(st, p)) == 0
+        if ph == STEP4:
+            return not movable_statues(st, p, free=False)
+        return not _legal_conversions(st, p, have)  # WORKSHOP
+    if ph == DIG_PEDESTAL:
+        return not legal_pedestal_clans(st, p)
+    if ph == DIG_WORKSHOP:
+        return not bool((st.workshop_supply > 0).any())
+    return not movable_statues(st, p, free=True)  # SPELL_STATUE
+
+
+def any_trade(st: GameState, have: np.ndarray) -> bool:
+    """Is some trade legal: ``trade_rate`` tokens of any kinds owned, and a supply pile not empty
+    (exactly ``len(_legal_trades(...)) > 0``: the trades give every multiset of that size)."""
+    return sum(have.tolist()) >= st.game.trade_rate and bool(st.supply.any())
 
 
 def _other_block(st: GameState, ph: int, p: int) -> tuple[str, object]:

@@ -28,7 +28,7 @@ from .board import (legal_digs, legal_halls, movable_statues, place_tile, recomp
 from .content import CART, CLAN_CART0, COIN, HAMMER, MINERALS, N_CLANS, N_RESOURCES, N_TIERS, RESOURCES, RUNE
 from .explain import explain_illegal
 from .hidden import determinize  # noqa: F401 (the engine surface: Game.rules.determinize)
-from .legal import bribes_needed, legal_actions, legal_pedestal_clans, spell_effect
+from .legal import bribes_needed, legal_actions, legal_pedestal_clans, pass_is_forced, spell_effect
 from .phases import *  # noqa: F401,F403 (phase constants are part of this module's surface)
 from .phases import (BRIBE, DIG_MINERAL, DIG_PEDESTAL, DIG_WORKSHOP, DRAFT, GAME_OVER, GATE, PHASE_NAMES,
                      RECRUIT_PEDESTAL, SPELL_DIG, SPELL_HORDE, SPELL_OPTION, SPELL_PEDESTAL, SPELL_SMOOT,
@@ -211,14 +211,15 @@ def _as_action(st: GameState, action) -> int:
 
 
 def _auto_advance(st: GameState) -> None:
+    """Take every decision whose only legal action is pass (tested without building the legal set),
+    then compute, once, the legal set of the decision the agent faces (it is cached)."""
     while st.phase != GAME_OVER:
-        legal = legal_actions(st)
-        if len(legal) == 0:
-            raise RuntimeError(f"no legal decision in phase {PHASE_NAMES[st.phase]} (engine bug)")
-        if len(legal) == 1 and legal[0] == 0:
+        if pass_is_forced(st):
             _dispatch(st, 0)
-        else:
-            return
+            continue
+        if len(legal_actions(st)) == 0:
+            raise RuntimeError(f"no legal decision in phase {PHASE_NAMES[st.phase]} (engine bug)")
+        return
 
 
 def _dispatch(st: GameState, a: int) -> None:
@@ -505,8 +506,9 @@ def _finish_recruit(st: GameState, p: int) -> None:
     trigger the cascade; a 10th troll takes a coronation token."""
     h, t, card = st.pending["horde"], st.pending["smoot"], st.pending["card"]
     _refill(st, h)
-    for r in range(N_HORDE):  # retiring trolls
-        if st.horde[r] >= 0 and st.horde_bribes[r].sum() >= st.game.retire_bribes:
+    full = st.horde_bribes.sum(axis=1) >= st.game.retire_bribes  # refills bring no bribes
+    for r in np.flatnonzero(full).tolist():  # retiring trolls
+        if st.horde[r] >= 0:
             st.decks[st.game.card_level[st.horde[r]] - 1].append(int(st.horde[r]))
             st.supply += st.horde_bribes[r]
             st.horde_bribes[r] = 0

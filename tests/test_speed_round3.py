@@ -1,0 +1,106 @@
+"""Issue 8, round 3: the engine's fast "only pass" test equals the full legal set's answer, and each
+applied decision builds the legal set of the state the agent then faces exactly once."""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+import pytest
+
+from mk_env.rules import Game, PHASE_NAMES
+from mk_env.rules import legal, turn
+from mk_env.rules.content import RESOURCES
+from mk_env.rules.phases import PASS_PHASES, STEP1, STEP2, STEP3, STEP4
+
+
+def _pick(st, legal_now: np.ndarray, rng: np.random.Generator) -> int:
+    """A random legal action, trades only now and then (random play is otherwise mostly trades)."""
+    trade = st.game.layout.offset["trade"], st.game.layout.offset["trade"] + st.game.layout.sizes["trade"]
+    other = legal_now[(legal_now < trade[0]) | (legal_now >= trade[1])]
+    if len(other) and rng.random() < 0.8:
+        return int(other[rng.integers(len(other))])
+    return int(legal_now[rng.integers(len(legal_now))])
+
+
+def _check_states(game: Game, seed: int, decisions: int, seen: collections.Counter) -> None:
+    """Walk a random game one raw decision at a time (forced passes included, never auto-applied)
+    and compare, on a cache-free copy of each state, the fast test with the full legal set."""
+    rng = np.random.default_rng(seed)
+    st = game.new_initial_state(seed)
+    for _ in range(decisions):
+        if st.is_terminal():
+            break
+        if st.phase in (STEP1, STEP3, STEP4) and rng.random() < 0.05:  # a direct edit, as tests do
+            s = game.storage_of[st.current]
+            st.storage[s] = rng.integers(0, 3, len(RESOURCES)) if rng.random() < 0.5 else 0
+            st.tokens[st.current] = 0
+            st._cache.clear()
+        fresh = st.clone()
+        fresh._cache.clear()
+        full = legal._legal(fresh)
+        expected = bool(len(full) == 1 and full[0] == 0)
+        fast = st.clone()
+        fast._cache.clear()
+        assert legal.only_pass(fast) == expected, (seed, PHASE_NAMES[st.phase], list(full[:5]))
+        assert legal.only_pass(st) == expected  # with whatever the state has memoised
+        forced = st.clone()
+        forced._cache.clear()
+        assert legal.pass_is_forced(forced) == expected
+        if not expected:  # the set built on the way is the full one
+            assert np.array_equal(forced._cache["legal"], full)
+        seen[(PHASE_NAMES[st.phase], expected)] += 1
+        turn._dispatch(st, _pick(st, full, rng))
+
+
+@pytest.mark.parametrize("players,team", [(2, False), (3, False), (4, False), (5, False), (4, True)])
+def test_only_pass_equals_full_legal_set(players, team):
+    game = Game(players, team_mode=team)
+    seen: collections.Counter = collections.Counter()
+    for seed in range(6):
+        _check_states(game, 100 * players + seed, 700, seen)
+    for ph in (STEP1, STEP3, STEP4):  # the common forced passes were met, both ways
+        assert seen[(PHASE_NAMES[ph], True)] > 0
+        assert seen[(PHASE_NAMES[ph], False)] > 0
+    assert seen[(PHASE_NAMES[STEP2], False)] > 0
+
+
+def test_only_pass_is_false_where_pass_is_never_alone():
+    game = Game(3)
+    st = game.new_initial_state(5)
+    assert st.phase not in PASS_PHASES
+    assert not legal.only_pass(st)  # setup: a gate must be chosen
+
+
+def test_only_pass_trusts_the_cached_legal_set():
+    game = Game(4)
+    st = game.new_initial_state(0)
+    st._cache["legal"] = np.array([0], np.int64)
+    assert legal.only_pass(st) == (st.phase in PASS_PHASES or st.phase == STEP2)
+
+
+def test_each_decision_builds_the_next_legal_set_once(monkeypatch):
+    calls = []
+    real = legal._legal
+
+    def counting(st, have=None):
+        calls.append(st.phase)
+        return real(st, have)
+
+    monkeypatch.setattr(legal, "_legal", counting)
+    game = Game(4)
+    rng = np.random.default_rng(7)
+    st = game.new_initial_state(7)
+    for _ in range(2000):
+        if st.is_terminal():
+            break
+        legal_now = st.legal_actions()
+        calls.clear()
+        st.apply(_pick(st, legal_now, rng))
+        if st.is_terminal():
+            assert calls == []
+            break
+        assert calls == [st.phase]  # built once, for the decision faced now
+        st.legal_actions()
+        st.legal_mask()
+        assert calls == [st.phase]  # reused, not rebuilt
