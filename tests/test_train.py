@@ -149,3 +149,11 @@ def test_the_self_play_wrapper_redraws_opponents_at_each_reset(tmp_path):
 def test_wilson_interval_brackets_the_rate():
     lo, hi = wilson(180, 200)
     assert lo < 0.9 < hi and 0.85 < lo
+
+
+def test_shipped_default_checkpoint_plays_and_beats_random():
+    """`ppo:default` loads from package data and wins a small sample against random."""
+    from training.tournament import play_game
+    wins = sum(play_game(specs, seed, {"num_players": 2})["ranks"][specs.index("ppo:default")] == 0
+               for seed in range(3) for specs in (["ppo:default", "random"], ["random", "ppo:default"]))
+    assert wins >= 5
