@@ -34,10 +34,6 @@ def recompute_networks(st: GameState) -> None:
     st.reach[:, -1] = False
 
 
-def own_network(st: GameState, p: int) -> np.ndarray:
-    return st.reach[p]
-
-
 def opponent_network(st: GameState, p: int) -> np.ndarray:
     """Squares of every network not on p's team."""
     mates = st.game.teammates[p]

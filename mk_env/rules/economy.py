@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .actions import N_SMOOT, SMOOT_CONE
-from .content import CART, CLAN_CART0, N_RESOURCES, N_TOKEN_KINDS, TOKEN_KINDS
+from .content import CART, CLAN_CART0, N_RESOURCES, N_TOKEN_KINDS
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -158,6 +158,3 @@ def best_leftover_sets(counts, set_size: int = 3, rate: int = 4) -> int:
         best = max(best, base + len(chosen) + extra)
     return best
 
-
-def token_name(kind: int) -> str:
-    return TOKEN_KINDS[kind]

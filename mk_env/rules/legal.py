@@ -288,9 +288,7 @@ def _castable(st: GameState, p: int, i: int) -> bool:
         return bool(st.bag.sum() > 0)
     if effect == "free_statue_moves":
         return bool(movable_statues(st, p, free=True))
-    if effect == "extra_workshop":
-        return True
-    return True
+    return True  # gains, Golden Mask, Master's Key, Clear Passage, trollsmoot activation: always possible
 
 
 def spell_effect(st: GameState) -> str:
