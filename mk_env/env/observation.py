@@ -95,6 +95,7 @@ class Observer:
         self.static[self.ch["workshop_site"], geo.site_squares] = 1.0
         self.rubble = geo.rubble[:hw]
         self.nbr = geo.neighbours[:hw]  # [hw, 4], sentinel where off the grid
+        self.nbr_rows = np.ascontiguousarray(self.nbr.T)  # [4, hw]: one row per direction
         self.site_squares = geo.site_squares
         self.workshop_codes = np.arange(self.n_workshops)[:, None]
         self.dig_cells = geo.tunnel_placements.cells
@@ -177,6 +178,8 @@ class Observer:
              1.0 / self.n_pedestal_tokens, 1.0 / N_SMOOT, 1.0 / self.max_levels, 1.0, 1.0, 1.0,
              1.0 / TROLLSMOOT_ROWS[0]]]).astype(_F32)
         self._player_counts = np.zeros((n, len(self.player_scale)), np.int32)  # scratch of _players
+        self._trolls = np.zeros((n, 2), np.int32)  # per seat: trolls, recruited levels
+        self._trolls_key: bytes | None = None  # the bytes of ``smoot`` they were read from
         self.taker_onehot = np.vstack([np.eye(n, dtype=_F32), np.zeros((1, n), _F32)])
         pack = game.pack
         self.supply_scale = np.concatenate([
@@ -374,9 +377,11 @@ class Observer:
         b[self.square_lo:self.square_hi] = self.square_table[:, code]
         b[ch["altar"], st.hall_altar[st.hall_altar >= 0]] = 1.0
         region = st.region
-        own = region[:hw, None]
+        own = region[:hw]
+        same = region[self.nbr_rows] == own  # [4, hw]: the neighbour in each direction
+        same &= own >= 0
         e0 = ch["same_tunnel_up"]
-        b[e0:e0 + 4] = ((region[self.nbr] == own) & (own >= 0)).T
+        b[e0:e0 + 4] = same
         w0 = ch["workshop_" + self.game.pack.workshops[0].name]
         b[w0:w0 + self.n_workshops, self.site_squares] = st.workshop == self.workshop_codes
 
@@ -423,7 +428,11 @@ class Observer:
         np.matmul(st.tokens.reshape(self.n, -1), self.token_resource, out=c[:, 10:17])
         c[:, 10:17] += c[:, 0:7]
         c.T[17:21] = (st.honour, st.coronation, st.pedestal_points, st.pedestal_tokens)
-        np.sum(self.troll_count_level[st.smoot], axis=1, out=c[:, 21:23])
+        smoot_key = st.smoot.tobytes()
+        if self._trolls_key != smoot_key:  # troll count and levels, in seat order (rarely change)
+            np.sum(self.troll_count_level[st.smoot], axis=1, out=self._trolls)
+            self._trolls_key = smoot_key
+        c[:, 21:23] = self._trolls
         np.greater_equal(st.gate_sq, 0, out=c[:, 23])
         c[:, 24] = self.mate_seats[player]
         c[:, 25] = 0

@@ -106,6 +106,7 @@ class ActionLayout:
         self.pack, self.geo = pack, geo
         rate = int(pack.rules.get("trade_rate", 4))
         self.trade_gives = np.array(_multisets(rate), dtype=np.int16)  # [T, 7]
+        self.trade_gives_by_kind = np.ascontiguousarray(self.trade_gives.T)  # [7, T]
         self.conversions = self._conversions(pack)
         self.conv_give = np.array([c.give if c.give else (0,) * N_RESOURCES for c in self.conversions],
                                   dtype=np.int16)

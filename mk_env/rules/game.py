@@ -87,7 +87,6 @@ class Game:
             raise ConfigError(f"team_mode=True needs exactly 4 players, got num_players={n}")
         self.workshop_selection = self._check_workshops(workshops)
         self.geo, self.layout = _tables(self.pack, self.board_side)
-        self.trade_cache: dict[tuple[bytes, bytes], np.ndarray] = {}  # see legal._legal_trades
         self.trade_action_cache: dict[tuple, np.ndarray] = {}  # see legal._trade_actions
         # cards: starters first, then the horde
         self.cards = self.pack.starter_trolls + self.pack.horde_trolls

@@ -128,7 +128,7 @@ def _only_pass(st: GameState, ph: int, p: int, have: np.ndarray | None) -> bool:
 
 def any_trade(st: GameState, have: np.ndarray) -> bool:
     """Is some trade legal: ``trade_rate`` tokens of any kinds owned, and a supply pile not empty
-    (exactly ``len(_legal_trades(...)) > 0``: the trades give every multiset of that size)."""
+    (exactly whether :func:`_trade_actions` is non-empty: the trades give every multiset of that size)."""
     return sum(have.tolist()) >= st.game.trade_rate and bool(st.supply.any())
 
 
@@ -194,29 +194,20 @@ def _beside(geo, k: int, gate_sq: int) -> bool:
     return (a - b) % len(ring) in (1, len(ring) - 1)
 
 
-def _legal_trades(st: GameState, p: int, have: np.ndarray | None = None) -> np.ndarray:
-    """Trades p can pay for, gaining a resource the supply still has (memoised on the game by what
-    matters: owned counts capped at the trade rate, and which supply piles are empty)."""
-    game = st.game
-    have = np.minimum(eco.owned(st, p) if have is None else have, game.trade_rate)
-    key = (have.tobytes(), (st.supply > 0).tobytes())
-    hit = game.trade_cache.get(key)
-    if hit is None:
-        ok_give = (game.layout.trade_gives <= have).all(axis=1)
-        hit = game.trade_cache[key] = np.flatnonzero(np.outer(ok_give, st.supply > 0).reshape(-1))
-    return hit
-
-
 def _trade_actions(st: GameState, have: np.ndarray) -> np.ndarray:
-    """The legal trades as action numbers (memoised on the game like :func:`_legal_trades`; the
-    caller must not change the array)."""
+    """The legal trades as action numbers, memoised on the game by what matters (owned counts capped
+    at the trade rate, which supply piles are empty); the caller must not change the array."""
     game = st.game
     rate = game.trade_rate
-    key = (tuple([x if x < rate else rate for x in have.tolist()]), (st.supply > 0).tobytes())
+    key = tuple([x if x < rate else rate for x in have.tolist()] + [x > 0 for x in st.supply.tolist()])
     hit = game.trade_action_cache.get(key)
-    if hit is None:
+    if hit is None:  # give g, gain r is trade g * N_RESOURCES + r: by give, then by gain
+        layout = game.layout
+        short = (layout.trade_gives_by_kind > np.array(key[:N_RESOURCES], np.int16)[:, None]).any(axis=0)
+        gives = np.flatnonzero(~short)  # the gives that need no more of any kind than owned
+        gains = np.array([r for r in range(N_RESOURCES) if key[N_RESOURCES + r]], np.int64)
         hit = game.trade_action_cache[key] = (
-            _legal_trades(st, st.current, have).astype(np.int64) + game.layout.offset["trade"])
+            (gives[:, None] * N_RESOURCES + gains).reshape(-1) + layout.offset["trade"])
     return hit
 
 
