@@ -258,3 +258,10 @@ def test_action_table_matches_the_layout():
     table = docs.action_table()
     for n in PLAYER_COUNTS:
         assert f"**{Game(n).layout.size}**" in table
+
+
+def test_docstring_states_the_current_action_space_sizes():
+    from mk_env.env import aec
+    from mk_env.rules import Game
+    winter, autumn = Game(4).layout.size, Game(3).layout.size
+    assert f"({winter} on winter, {autumn} on autumn)" in aec.__doc__

@@ -5,7 +5,7 @@
 | Import | `import mk_env; env = mk_env.env(num_players=4)` |
 | API | AEC (turn-based) |
 | Agents | `player_0` ... `player_{n-1}` (n = 2..5) |
-| Action space | `Discrete(N)`, N = `game.layout.size` (9311 on winter, 6572 on autumn) |
+| Action space | `Discrete(N)`, N = `game.layout.size` (9790 on winter, 6572 on autumn) |
 | Observation | `Dict({"observation": Dict of float32 Boxes, "action_mask": Box(0, 1, (N,), int8)})` |
 
 ## Creation
