@@ -138,3 +138,12 @@ def to_phase(st, phase: str) -> None:
     """Pass until the current player's turn reaches ``phase``."""
     while st.decision_kind() != phase:
         act(st, "pass")
+
+
+def json_trace(st, actions: list[int]) -> list[str]:
+    """Apply ``actions`` to ``st`` and return the state's JSON after each one."""
+    out = []
+    for a in actions:
+        st.apply(a)
+        out.append(st.to_json())
+    return out

@@ -9,7 +9,8 @@ import multiprocessing as mp
 import numpy as np
 import pytest
 
-from mk_env.rules import Game, GameState
+from mk_env.rules import Game
+from rules_helpers import json_trace
 
 CASES = [({"num_players": 2, "board_side": "autumn"}, 3), ({"num_players": 3}, 8),
          ({"num_players": 4, "team_mode": True}, 1), ({"num_players": 5, "workshops": "no_duplicates"}, 21)]
@@ -53,14 +54,6 @@ def test_a_generator_seed_equals_the_int_seed() -> None:
     assert game.new_initial_state(np.random.default_rng(17)) == game.new_initial_state(17)
 
 
-def _continue(state: GameState, actions: list[int]) -> list[str]:
-    out = []
-    for a in actions:
-        state.apply(a)
-        out.append(state.to_json())
-    return out
-
-
 @pytest.mark.parametrize("options, seed", CASES)
 def test_a_clone_continues_exactly_like_the_original(options: dict, seed: int) -> None:
     game = Game(**options)
@@ -73,7 +66,7 @@ def test_a_clone_continues_exactly_like_the_original(options: dict, seed: int) -
         clone = original.clone()
         assert clone.to_json() == original.to_json()
         rest = actions[cut:]
-        assert _continue(clone, rest) == _continue(original, rest)  # refills and pedestal draws included
+        assert json_trace(clone, rest) == json_trace(original, rest)  # refills and pedestal draws included
 
 
 def test_a_clone_is_independent_of_the_original() -> None:

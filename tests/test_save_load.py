@@ -10,6 +10,7 @@ import pytest
 
 from mk_env.rules import Game, GameState, StateError
 from mk_env.rules.state import FORMAT_VERSION
+from rules_helpers import json_trace
 
 
 def _random_play(state: GameState, rng: np.random.Generator, steps: int) -> list[int]:
@@ -21,14 +22,6 @@ def _random_play(state: GameState, rng: np.random.Generator, steps: int) -> list
         state.apply(a)
         actions.append(a)
     return actions
-
-
-def _trace(state: GameState, actions: list[int]) -> list[str]:
-    out = []
-    for a in actions:
-        state.apply(a)
-        out.append(state.to_json())
-    return out
 
 
 @pytest.mark.parametrize("options", [{"num_players": 2, "board_side": "autumn"}, {"num_players": 3},
@@ -50,7 +43,7 @@ def test_save_at_random_points_load_and_continue_identically(options: dict) -> N
             assert loaded == original
             assert np.array_equal(loaded.legal_actions(), original.legal_actions())
             rest = actions[cut:]
-            assert _trace(loaded, rest) == _trace(original, rest)
+            assert json_trace(loaded, rest) == json_trace(original, rest)
             assert loaded.is_terminal() and loaded.returns() == original.returns()
 
 
