@@ -28,6 +28,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from mk_env.env.masks import random_legal_action
+
 
 def random_aec_loop(env: Any, seconds: float, seed: int = 0) -> dict[str, float]:
     """Random masked play through the AEC API for ``seconds``: steps/s and games/s (wall clock), and
@@ -45,7 +47,7 @@ def random_aec_loop(env: Any, seconds: float, seed: int = 0) -> dict[str, float]
             if term or trunc:
                 action = None
             else:
-                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+                action = random_legal_action(obs["action_mask"], rng)
             env.step(action)
             steps += 1
         games += 1
@@ -137,7 +139,7 @@ def peak_memory(num_players: int) -> dict[str, float]:
     rng = np.random.default_rng(1)
     for agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
-        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        env.step(None if term or trunc else random_legal_action(obs["action_mask"], rng))
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     return {"game_peak_mb": peak / 2**20,

@@ -13,11 +13,12 @@ import types
 from typing import Any
 
 from .aec import ENV_NAME, env, raw_env
+from .masks import legal_action_numbers, random_legal_action
 from .observation import Observer
 from .single_seat import SingleSeatEnv, random_opponent, single_seat_env
 
-__all__ = ["ENV_NAME", "Observer", "SingleSeatEnv", "env", "random_opponent", "raw_env",
-           "single_seat_env"]
+__all__ = ["ENV_NAME", "Observer", "SingleSeatEnv", "env", "legal_action_numbers", "random_legal_action",
+           "random_opponent", "raw_env", "single_seat_env"]
 
 
 class _CallableModule(types.ModuleType):

@@ -14,6 +14,7 @@ order of the horde decks or of the spell deck, nor other players' starter hands)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -83,6 +84,7 @@ class Observer:
             cf[i, 1 + len(_CARD_CLANS)] = card.level / 3.0
             cf[i, 2 + len(_CARD_CLANS):] = game.card_symbols[i] / self.sym_max
         self.card_features = cf
+        self._k_card = cf.shape[1]
         self.clan_onehot = np.vstack([np.eye(len(CLANS), dtype=_F32), np.zeros((1, len(CLANS)), _F32)])
         # -- the board: static channels once, dynamic ones per encode ------------------------------
         self.channels = self._channel_names()
@@ -152,8 +154,6 @@ class Observer:
         self.level_of = np.append(game.card_level, 0).astype(np.int32)  # index -1: no card
         self.storage_of = so
         self._own_storage = bool(np.array_equal(so, np.arange(n)))  # no shared team storage
-        # per me, in seat order: 1 where that seat is on my team (the "teammate" column)
-        self.mate_seats = [np.array([q in game.teammates[p] for q in range(n)], np.int32) for p in range(n)]
         # per card (index -1: no card): [is a troll, its level]
         self.troll_count_level = np.stack([np.append(np.ones(len(game.cards), np.int32), 0),
                                            self.level_of], axis=1)
@@ -178,8 +178,7 @@ class Observer:
              1.0 / self.n_pedestal_tokens, 1.0 / N_SMOOT, 1.0 / self.max_levels, 1.0, 1.0, 1.0,
              1.0 / TROLLSMOOT_ROWS[0]]]).astype(_F32)
         self._player_counts = np.zeros((n, len(self.player_scale)), np.int32)  # scratch of _players
-        self._trolls = np.zeros((n, 2), np.int32)  # per seat: trolls, recruited levels
-        self._trolls_key: bytes | None = None  # the bytes of ``smoot`` they were read from
+        self._players_slow_key: tuple | None = None  # what its rarely changing columns were read from
         self.taker_onehot = np.vstack([np.eye(n, dtype=_F32), np.zeros((1, n), _F32)])
         pack = game.pack
         self.supply_scale = np.concatenate([
@@ -271,69 +270,85 @@ class Observer:
 
     # -- encoding -----------------------------------------------------------------------------------
     def _init_buffers(self) -> None:
-        """One flat float32 buffer holds a whole observation (each array is a view of its part). Per
-        player a template buffer keeps the memoised parts; ``encode`` copies it once and fills the
-        parts that change at nearly every decision."""
-        self._spans: list[tuple[str, int, int, tuple[int, ...]]] = []
-        at = 0
-        for f in self.fields:
-            size = int(np.prod(f.shape))
-            self._spans.append((f.key, at, at + size, f.shape))
-            at += size
-        self._size = at
-        self._templates = [np.zeros(at, _F32) for _ in range(self.n)]
-        self._template_views = [self._views(t) for t in self._templates]
+        """Per player a template (one array per field) keeps the memoised parts; ``encode`` copies
+        it and fills the parts that change at nearly every decision. Parts that are the same for
+        every observer up to the order of the player rows are kept once, in seat order, in shared
+        buffers (:meth:`_shared`), and each observer's template is refreshed from them."""
+        self._template_views = [{f.key: np.zeros(f.shape, _F32) for f in self.fields} for _ in range(self.n)]
         self._keys: list[dict] = [{} for _ in range(self.n)]  # part -> bytes of the arrays it read
         self._board_shared = np.zeros((len(self.channels), self.h, self.w), _F32)
         self._board_key: tuple | None = None  # the bytes the shared board channels were read from
+        shapes = {f.key: f.shape for f in self.fields}
+        # shared part -> [buffer (seat order), key it was filled from, generation]
+        self._shared_parts: dict[str, list] = {
+            name: [np.zeros(shapes[field], _F32), None, 0]
+            for name, field in (("horde", "horde"), ("spellbook", "spellbook"), ("smoot_cards", "trollsmoots"),
+                                ("smoot_tokens", "trollsmoots"), ("players", "players"))}
+        self._shared_parts["smoot_tokens"][0] = self._shared_parts["smoot_cards"][0]  # one buffer, two keys
         self._k_turn = len(PHASE_NAMES)
+        self._mate_column = next(f for f in self.fields if f.key == "players").entries.index("teammate")
 
-    def _views(self, flat: np.ndarray) -> dict[str, np.ndarray]:
-        return {key: flat[a:b].reshape(shape) for key, a, b, shape in self._spans}
+    def _shared(self, name: str, key: object, fill: Callable[[np.ndarray], None]) -> int:
+        """Refill the shared part ``name`` by ``fill(buffer)`` if ``key`` (the bytes it reads) changed
+        since it was last filled, by any observer; returns its generation (bumped on each fill)."""
+        part = self._shared_parts[name]
+        if part[1] != key:
+            fill(part[0])
+            part[1] = key
+            part[2] += 1
+        return part[2]
 
     def encode(self, st: GameState, player: int) -> dict[str, np.ndarray]:
         """The observation of ``player`` (fresh arrays; the caller may keep them).
 
         Parts that change rarely (the board, the horde, the trollsmoots, the players, the spellbook,
-        the pedestal track) are memoised per player in a template buffer, keyed by the exact bytes of
-        the state arrays they read, so a state changed in any way (even directly, as tests do) is
-        encoded anew; every call returns views of a fresh copy of the template."""
+        the pedestal track) are memoised, keyed by the exact bytes of the state arrays they read, so
+        a state changed in any way (even directly, as tests do) is encoded anew; every call returns
+        fresh copies of the observer's template."""
         order = self.orders[player]
-        keys = self._keys[player]
+        seen = self._keys[player]
         tv = self._template_views[player]
         key = (st.kind.tobytes(), st.statue.tobytes(), st.pedestal.tobytes(), st.buried.tobytes(),
                st.region.tobytes(), st.hall_altar.tobytes(), st.workshop.tobytes(), st.reach.tobytes())
-        if keys.get("board") != key:
+        if seen.get("board") != key:
             if self._board_key != key:  # the seat-independent channels, shared by all observers
                 self._board_common(st, self._board_shared)
                 self._board_key = key
             self._board_networks(st, order, tv["board"], self._board_shared)
-            keys["board"] = key
-        key = (st.horde.tobytes(), st.horde_bribes.tobytes(), st.horde_pedestal.tobytes())
-        if keys.get("horde") != key:
-            self._horde(st, tv["horde"])
-            keys["horde"] = key
+            seen["board"] = key
+        gen = self._shared("horde", (st.horde.tobytes(), st.horde_bribes.tobytes(), st.horde_pedestal.tobytes()),
+                           lambda out: self._horde(st, out))
+        if seen.get("horde") != gen:
+            np.copyto(tv["horde"], self._shared_parts["horde"][0])
+            seen["horde"] = gen
+        gen = self._shared("spellbook", (st.spellbook.tobytes(), st.spell_runes.tobytes()),
+                           lambda out: self._spellbook(st, out))
+        if seen.get("spellbook") != gen:
+            np.copyto(tv["spellbook"], self._shared_parts["spellbook"][0])
+            seen["spellbook"] = gen
         smoot_bytes, token_bytes = st.smoot.tobytes(), st.tokens.tobytes()
-        key = (smoot_bytes, token_bytes)
-        if keys.get("trollsmoots") != key:
-            self._trollsmoots(st, order, tv["trollsmoots"])
-            keys["trollsmoots"] = key
-        key = (smoot_bytes, token_bytes, st.storage.tobytes(), st.storage_pedestals.tobytes(),
-               st.honour.tobytes(), st.coronation.tobytes(), st.pedestal_points.tobytes(),
-               st.pedestal_tokens.tobytes(), st.gate_sq.tobytes(), tuple(st.draft_placed),
-               st.current, st.phase == self._game_over)
-        if keys.get("players") != key:
-            self._players(st, player, order, tv["players"])
-            keys["players"] = key
-        key = (st.spellbook.tobytes(), st.spell_runes.tobytes())
-        if keys.get("spellbook") != key:
-            self._spellbook(st, tv["spellbook"])
-            keys["spellbook"] = key
+        gen = (self._shared("smoot_cards", smoot_bytes, lambda out: self._trollsmoot_cards(st, out)),
+               self._shared("smoot_tokens", token_bytes, lambda out: self._trollsmoot_tokens(st, out)))
+        if seen.get("trollsmoots") != gen:
+            self._shared_parts["smoot_cards"][0].take(order, axis=0, out=tv["trollsmoots"])
+            seen["trollsmoots"] = gen
+        # the players part: columns that change with scores, trolls and placements (rarely), and
+        # those that change with tokens, storage and the acting seat (nearly every decision)
+        slow = (smoot_bytes, st.storage_pedestals.tobytes(), st.honour.tobytes(), st.coronation.tobytes(),
+                st.pedestal_points.tobytes(), st.pedestal_tokens.tobytes(), st.gate_sq.tobytes(),
+                tuple(st.draft_placed))
+        fast = (token_bytes, st.storage.tobytes(), st.current, st.phase == self._game_over)
+        gen = self._shared("players", (slow, fast), lambda out: self._players(st, slow, out))
+        if seen.get("players") != gen:
+            out = tv["players"]
+            self._shared_parts["players"][0].take(order, axis=0, out=out)
+            out[:, self._mate_column] = self.mate_flags[player]
+            seen["players"] = gen
         key = (st.track_value.tobytes(), st.track_taken.tobytes())
-        if keys.get("track") != key:
+        if seen.get("track") != key:
             self._track(st, order, tv["pedestal_track"])
-            keys["track"] = key
-        out = self._views(self._templates[player].copy())  # turn, pending, draft: zeros there
+            seen["track"] = key
+        out = {k: v.copy() for k, v in tv.items()}  # turn, pending, draft: zeros there
         self._board_overlay(st, out["board"])
         self._supply(st, out["supply"])
         self._turn(st, out["turn"])
@@ -341,19 +356,6 @@ class Observer:
             self._pending(st, out["pending"])
         self._draft(st, player, out["draft"])
         return out
-
-    def _board(self, st: GameState, order: np.ndarray) -> np.ndarray:
-        """The board channels (without the memo of :meth:`encode`)."""
-        b = np.empty((len(self.channels), self.h, self.w), _F32)
-        self._board_base(st, order, b)
-        self._board_overlay(st, b)
-        return b
-
-    def _board_base(self, st: GameState, order: np.ndarray, out: np.ndarray) -> None:
-        """Fill ``out`` (shape (C, H, W)) with the board channels that follow from the tiles,
-        statues, pedestals, buried resources, networks and workshops."""
-        self._board_common(st, out)
-        self._board_networks(st, order, out, out)
 
     def _board_networks(self, st: GameState, order: np.ndarray, out: np.ndarray, common: np.ndarray) -> None:
         """``out`` = the seat-independent channels ``common`` with the networks in ``order``'s seats."""
@@ -409,45 +411,45 @@ class Observer:
         np.multiply(st.horde_bribes, self.bribe_scale, out=out[:, k:k + len(RESOURCES)])
         out[:, k + len(RESOURCES):] = self.clan_onehot[st.horde_pedestal]
 
-    def _trollsmoots(self, st: GameState, order: np.ndarray, out: np.ndarray) -> None:
-        k = self.card_features.shape[1]
-        out[..., :k] = self.card_features[st.smoot[order]]
-        np.divide(st.tokens[order], self.sym_max, out=out[..., k:])
+    def _trollsmoot_cards(self, st: GameState, out: np.ndarray) -> None:
+        """Fill the card columns of ``out`` (seat order): each trollsmoot slot's card features."""
+        out[..., :self._k_card] = self.card_features[st.smoot]
 
-    def _players(self, st: GameState, player: int, order: np.ndarray, out: np.ndarray) -> None:
-        """Fill ``out``: every column as an integer count in seat order (one scratch matrix), then
-        the rows in my order, times the column scales."""
+    def _trollsmoot_tokens(self, st: GameState, out: np.ndarray) -> None:
+        """Fill the token columns of ``out`` (seat order): tokens held / the most any card shows."""
+        np.divide(st.tokens, self.sym_max, out=out[..., self._k_card:])
+
+    def _players(self, st: GameState, slow_key: tuple, out: np.ndarray) -> None:
+        """Fill ``out`` (seat order; the teammate column is the observer's, written by ``encode``):
+        every column as an integer count in one scratch matrix, times the column scales. The
+        columns that change rarely are refilled only when ``slow_key`` changed."""
         c = self._player_counts
-        so = self.storage_of
-        if self._own_storage:
-            c[:, 0:7] = st.storage
-            c[:, 7:10] = st.storage_pedestals
-        else:
-            c[:, 0:7] = st.storage[so]
-            c[:, 7:10] = st.storage_pedestals[so]
+        if self._players_slow_key != slow_key:
+            self._players_slow(st, c)
+            self._players_slow_key = slow_key
+        c[:, 0:7] = st.storage if self._own_storage else st.storage[self.storage_of]
         np.matmul(st.tokens.reshape(self.n, -1), self.token_resource, out=c[:, 10:17])
         c[:, 10:17] += c[:, 0:7]
-        c.T[17:21] = (st.honour, st.coronation, st.pedestal_points, st.pedestal_tokens)
-        smoot_key = st.smoot.tobytes()
-        if self._trolls_key != smoot_key:  # troll count and levels, in seat order (rarely change)
-            np.sum(self.troll_count_level[st.smoot], axis=1, out=self._trolls)
-            self._trolls_key = smoot_key
-        c[:, 21:23] = self._trolls
-        np.greater_equal(st.gate_sq, 0, out=c[:, 23])
-        c[:, 24] = self.mate_seats[player]
         c[:, 25] = 0
         if st.phase != self._game_over:
             c[st.current, 25] = 1
+        np.multiply(c, self.player_scale, out=out)
+
+    def _players_slow(self, st: GameState, c: np.ndarray) -> None:
+        """The columns of the scratch matrix ``c`` that change rarely: pedestals in storage, scores,
+        trolls and levels, gate placed, draft placed."""
+        c[:, 7:10] = st.storage_pedestals if self._own_storage else st.storage_pedestals[self.storage_of]
+        c.T[17:21] = (st.honour, st.coronation, st.pedestal_points, st.pedestal_tokens)
+        self.troll_count_level[st.smoot].sum(axis=1, out=c[:, 21:23])
+        np.greater_equal(st.gate_sq, 0, out=c[:, 23])
         c[:, 26] = st.draft_placed
-        out[...] = c[order]
-        out *= self.player_scale
 
     _game_over = PHASE_NAMES.index("game_over")
 
     def _spellbook(self, st: GameState, out: np.ndarray) -> None:
         out[...] = 0.0
         present = st.spellbook >= 0
-        out[np.flatnonzero(present), st.spellbook[present]] = 1.0
+        out[present.nonzero()[0], st.spellbook[present]] = 1.0
         out[:, -2] = present
         out[:, -1] = st.spell_runes / _F32(self.game.runes_to_disintegrate)
 

@@ -30,13 +30,14 @@ import numpy as np
 from mk_env.rules.view import PlayerView
 
 from .aec import raw_env
+from .masks import random_legal_action
 
 Opponent = Callable[[dict, np.random.Generator], int] | Any
 
 
 def random_opponent(observation: dict, rng: np.random.Generator) -> int:
     """Uniformly random among the legal actions of ``observation["action_mask"]``."""
-    return int(rng.choice(np.flatnonzero(observation["action_mask"])))
+    return random_legal_action(observation["action_mask"], rng)
 
 
 class SingleSeatEnv(gymnasium.Env):

@@ -59,7 +59,7 @@ def dig_geometry(st: GameState, p: int) -> np.ndarray:
     def compute() -> np.ndarray:
         geo = st.game.geo
         table = geo.tunnel_placements
-        cand = geo.tunnels_beside.lookup(np.flatnonzero(st.reach[p]))
+        cand = geo.tunnels_beside.lookup(st.reach[p].nonzero()[0])
         if len(cand):
             free = st.kind == 0
             cand = cand[free[table.cells[cand]].all(axis=1)]
@@ -70,16 +70,25 @@ def dig_geometry(st: GameState, p: int) -> np.ndarray:
 
 
 def legal_digs(st: GameState, p: int, have: np.ndarray | None = None) -> np.ndarray:
-    """Tunnel placements p may dig now: geometry, a stack left, minerals of one kind, hammers."""
+    """Tunnel placements p may dig now: geometry, a stack left, minerals of one kind, hammers.
+    Memoised (one entry per player) on what it reads, so trades that leave the largest mineral
+    count and the hammers as they were reuse it."""
     cand = dig_geometry(st, p)
     if len(cand) == 0:
         return cand
-    table = st.game.geo.tunnel_placements
     have = eco.owned(st, p) if have is None else have
-    ok = (table.size[cand] <= have[:3].max()) & (st.tunnel_supply[table.piece[cand]] > 0)
-    if not st.ignore_rubble:
-        ok &= table.rubble[cand] <= have[HAMMER]
-    return cand[ok]
+    minerals, hammers = max(have[:3].tolist()), (-1 if st.ignore_rubble else int(have[HAMMER]))
+    key = (st.board_version, minerals, hammers, st.tunnel_supply.tobytes())
+    hit = st._cache.get(("digs", p))
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    table = st.game.geo.tunnel_placements
+    ok = (table.size[cand] <= minerals) & (st.tunnel_supply[table.piece[cand]] > 0)
+    if hammers >= 0:
+        ok &= table.rubble[cand] <= hammers
+    out = cand[ok]
+    st._cache[("digs", p)] = (key, out)
+    return out
 
 
 def legal_halls(st: GameState, p: int) -> np.ndarray:
@@ -87,7 +96,7 @@ def legal_halls(st: GameState, p: int) -> np.ndarray:
     def compute() -> np.ndarray:
         geo = st.game.geo
         tunnels = (st.kind == 2) & st.reach[p]
-        sqs = np.flatnonzero(tunnels)
+        sqs = tunnels.nonzero()[0]
         if len(sqs) == 0:
             return EMPTY
         cand = geo.halls_over.lookup(sqs)
@@ -106,7 +115,7 @@ def statue_reach(st: GameState, p: int) -> dict[int, np.ndarray]:
         own = st.reach[p]
         region = st.region
         squares: dict[int, list[int]] = {}
-        for sq in np.flatnonzero(own[:-1]):
+        for sq in own[:-1].nonzero()[0]:
             squares.setdefault(int(region[sq]), []).append(int(sq))
         out: dict[int, np.ndarray] = {}
         for r, mine in squares.items():
@@ -131,7 +140,7 @@ def statue_destinations(st: GameState, p: int, sq: int) -> np.ndarray:
 def movable_statues(st: GameState, p: int, free: bool) -> list[int]:
     """Squares of unearthed statues in p's network that can move now (a cart of their clan or a wild
     one, unless the move is free)."""
-    squares = np.flatnonzero((st.statue[:-1] >= 0) & st.reach[p, :-1])
+    squares = ((st.statue[:-1] >= 0) & st.reach[p, :-1]).nonzero()[0]
     if len(squares) == 0:
         return []
     carts = None if free else [eco.carts_for_clan(st, p, c) for c in range(N_CLANS)]
@@ -169,7 +178,7 @@ def place_tile(st: GameState, cells, kind: int, shape: int) -> None:
 def split_protrusions(st: GameState, tile_id: int) -> None:
     """Each connected part of a tunnel left uncovered by a hall becomes a tunnel of its own."""
     nb = st.game.geo.neighbours
-    rest = set(int(s) for s in np.flatnonzero((st.tile == tile_id) & (st.kind == 2)))
+    rest = set(int(s) for s in ((st.tile == tile_id) & (st.kind == 2)).nonzero()[0])
     while rest:
         start = rest.pop()
         part, todo = [start], deque([start])

@@ -205,10 +205,17 @@ class SquareIndex:
         sq = arr.reshape(-1)
         keep = sq != n
         self.ptr, self.idx = _csr(sq[keep], pl[keep], n)
+        self.n_placements = arr.shape[0]
 
     def lookup(self, squares: np.ndarray) -> np.ndarray:
-        """Placement ids (unique, sorted) listed under any of ``squares``."""
-        if len(squares) == 0:
-            return np.zeros(0, dtype=np.int32)
-        parts = [self.idx[self.ptr[s]:self.ptr[s + 1]] for s in squares]
-        return np.unique(np.concatenate(parts))
+        """Placement ids (unique, sorted) listed under any of ``squares``: the squares' lists are
+        gathered at once (their concatenated ranges of ``idx``) and marked on one boolean row."""
+        starts = self.ptr[squares]
+        lengths = self.ptr[squares + 1] - starts
+        ends = np.cumsum(lengths)
+        if len(ends) == 0 or ends[-1] == 0:
+            return np.zeros(0, dtype=np.intp)
+        offsets = np.arange(ends[-1]) + np.repeat(starts - (ends - lengths), lengths)
+        mark = np.zeros(self.n_placements, dtype=bool)
+        mark[self.idx[offsets]] = True
+        return mark.nonzero()[0]

@@ -75,7 +75,7 @@ def _step1_actions(st: GameState, p: int, have: np.ndarray) -> list[int]:
         touch = workshop_touch(st, p)[0] & (st.workshop >= 0)
         touch[st.used_sites] = False
         o = off["activate_workshop"]
-        out += [o + int(i) for i in np.flatnonzero(touch)]
+        out += [o + int(i) for i in touch.nonzero()[0]]
     return out
 
 
@@ -154,16 +154,16 @@ def _other_block(st: GameState, ph: int, p: int) -> tuple[str, object]:
     if ph == SPELL_HORDE:
         return "horde_slot", _spell_horde_slots(st)
     if ph in (SPELL_PEDESTAL, RECRUIT_PEDESTAL):
-        return "pedestal", np.flatnonzero(st.bag > 0)
+        return "pedestal", (st.bag > 0).nonzero()[0]
     if ph == BRIBE:
-        return "bribe", np.flatnonzero(eco.owned(st, p) > 0)
+        return "bribe", (eco.owned(st, p) > 0).nonzero()[0]
     if ph == DIG_MINERAL:
         size = int(game.geo.tunnel_placements.size[st.pending["dig"]])
-        return "mineral", np.flatnonzero(eco.owned(st, p)[:3] >= size)
+        return "mineral", (eco.owned(st, p)[:3] >= size).nonzero()[0]
     if ph == DIG_PEDESTAL:
         return "pedestal", legal_pedestal_clans(st, p)
     if ph == DIG_WORKSHOP:
-        return "establish", np.flatnonzero(st.workshop_supply > 0)
+        return "establish", (st.workshop_supply > 0).nonzero()[0]
     raise AssertionError(f"phase {ph} has no legal-action rule")
 
 
@@ -204,7 +204,7 @@ def _trade_actions(st: GameState, have: np.ndarray) -> np.ndarray:
     if hit is None:  # give g, gain r is trade g * N_RESOURCES + r: by give, then by gain
         layout = game.layout
         short = (layout.trade_gives_by_kind > np.array(key[:N_RESOURCES], np.int16)[:, None]).any(axis=0)
-        gives = np.flatnonzero(~short)  # the gives that need no more of any kind than owned
+        gives = (~short).nonzero()[0]  # the gives that need no more of any kind than owned
         gains = np.array([r for r in range(N_RESOURCES) if key[N_RESOURCES + r]], np.int64)
         hit = game.trade_action_cache[key] = (
             (gives[:, None] * N_RESOURCES + gains).reshape(-1) + layout.offset["trade"])
@@ -223,7 +223,7 @@ def _legal_conversions(st: GameState, p: int, have: np.ndarray | None = None) ->
         have[CART] = eco.wild_carts(st, p)
     ok = (layout.conv_workshop == w) & (layout.conv_give <= have).all(axis=1)
     out = []
-    for j in np.flatnonzero(ok):
+    for j in ok.nonzero()[0]:
         conv = layout.conversions[j]
         if conv.move is not None:
             if st.tokens[p, conv.move[0], conv.move[1]] > 0:
@@ -233,28 +233,39 @@ def _legal_conversions(st: GameState, p: int, have: np.ndarray | None = None) ->
     return out
 
 
-def bribes_needed(st: GameState, h: int) -> list[int]:
-    return [b for b in HORDE_BENEATH[h] if st.horde[b] >= 0]
+def bribes_needed(st: GameState, h: int, horde: list[int] | None = None) -> list[int]:
+    """The horde slots beneath slot ``h`` that still hold a troll (each is owed a bribe);
+    ``horde``: ``st.horde.tolist()`` when the caller already read it."""
+    horde = st.horde.tolist() if horde is None else horde
+    return [b for b in HORDE_BENEATH[h] if horde[b] >= 0]
 
 
-def open_smoot_slots(st: GameState, p: int) -> list[int]:
-    smoot = st.smoot[p]
+def open_smoot_slots(st: GameState, p: int, smoot: list[int] | None = None) -> list[int]:
+    """The trollsmoot slots p may recruit into: empty, with both supporting slots filled;
+    ``smoot``: ``st.smoot[p].tolist()`` when the caller already read it."""
+    smoot = st.smoot[p].tolist() if smoot is None else smoot
     return [t for t in RECRUIT_SLOTS if smoot[t] < 0 and all(smoot[b] >= 0 for b in SMOOT_SUPPORT[t])]
 
 
+_RECRUIT_COLUMN = {t: i for i, t in enumerate(RECRUIT_SLOTS)}
+
+
 def _legal_recruits(st: GameState, p: int, have: np.ndarray | None = None) -> list[int]:
-    if int((st.smoot[p] >= 0).sum()) >= st.game.max_trolls:
+    smoot = st.smoot[p].tolist()
+    if sum(c >= 0 for c in smoot) >= st.game.max_trolls:
         return []
-    slots = open_smoot_slots(st, p)
+    slots = open_smoot_slots(st, p, smoot)
     if not slots:
         return []
     have = eco.owned(st, p) if have is None else have
     purse = int(have.sum()) if st.bribe_any else int(have[COIN])
     n_slots = len(RECRUIT_SLOTS)
+    columns = [_RECRUIT_COLUMN[t] for t in slots]
+    horde = st.horde.tolist()
     out = []
     for h in range(N_HORDE):
-        if st.horde[h] >= 0 and len(bribes_needed(st, h)) <= purse:
-            out += [h * n_slots + RECRUIT_SLOTS.index(t) for t in slots]
+        if horde[h] >= 0 and len(bribes_needed(st, h, horde)) <= purse:
+            out += [h * n_slots + c for c in columns]
     return out
 
 

@@ -41,7 +41,7 @@ def statue_honour(st: GameState, net: np.ndarray) -> int:
     pack = st.game.pack
     tier = st.game.geo.tier
     best: dict[int, int] = {}
-    for sq in np.flatnonzero((st.statue[:-1] >= 0) & net[:-1] & (st.kind[:-1] != 3)):
+    for sq in ((st.statue[:-1] >= 0) & net[:-1] & (st.kind[:-1] != 3)).nonzero()[0]:
         clan = int(st.statue[sq])
         value = pack.statue_values[int(tier[sq]) - 1]
         if st.pedestal[sq] == clan:

@@ -492,7 +492,7 @@ def _take_troll(st: GameState, p: int) -> None:
         st.storage_pedestals[s, st.horde_pedestal[h]] += 1
         st.horde_pedestal[h] = -1
     if row == 2 and st.bag.sum() > 0:
-        clans = np.flatnonzero(st.bag > 0)
+        clans = (st.bag > 0).nonzero()[0]
         if len(clans) > 1:
             st.phase = RECRUIT_PEDESTAL
             return
@@ -507,7 +507,7 @@ def _finish_recruit(st: GameState, p: int) -> None:
     h, t, card = st.pending["horde"], st.pending["smoot"], st.pending["card"]
     _refill(st, h)
     full = st.horde_bribes.sum(axis=1) >= st.game.retire_bribes  # refills bring no bribes
-    for r in np.flatnonzero(full).tolist():  # retiring trolls
+    for r in full.nonzero()[0].tolist():  # retiring trolls
         if st.horde[r] >= 0:
             st.decks[st.game.card_level[st.horde[r]] - 1].append(int(st.horde[r]))
             st.supply += st.horde_bribes[r]
@@ -531,7 +531,7 @@ def _on_dig(st: GameState, p: int, i: int) -> None:
     size = int(st.game.geo.tunnel_placements.size[i])
     ret = "spell" if st.phase == SPELL_DIG else "step3"
     st.pending = {**st.pending, "dig": i, "return": ret}
-    minerals = np.flatnonzero(eco.owned(st, p)[:3] >= size)
+    minerals = (eco.owned(st, p)[:3] >= size).nonzero()[0]
     if len(minerals) == 1:
         _dig(st, p, int(minerals[0]))
     else:
