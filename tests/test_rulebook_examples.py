@@ -46,7 +46,7 @@ def test_spending_example(st):
 def test_cascade_example(game, st):
     """The third recruit, placed top left, activates itself, the two beneath and three of the bottom
     row; each troll gains only the symbols it is not already covering."""
-    sym = game.card_symbols
+    sym = game.card_symbols.copy()  # this example's own cards (the game's table is read-only)
     kinds = {k: i for i, k in enumerate(TOKEN_KINDS)}
 
     def card(idx: int, **symbols: int) -> int:
@@ -65,6 +65,7 @@ def test_cascade_example(game, st):
     hold(st, 0, 4, cart_fire=1)  # the Fire troll still holds a cart from earlier
     hold(st, 0, 5, heartstone=1)  # the Mud troll still holds a heartstone
     hold(st, 0, 2, stone=1)  # the third bottom troll still holds a stone
+    game.card_symbols, game.card_symbol_rows = sym, sym.tolist()
     st._cache.clear()
     assert st.decision_kind() == "step1_spells_workshops"
     act(st, "pass")

@@ -399,12 +399,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def _finish(self) -> None:
         st = self.state
-        final = final_rewards(st, self.reward_scheme)
-        ranks = st.ranks()
+        breakdowns = [st.score_breakdown(p) for p in range(st.num_players)]
+        final_totals = [b["total"] for b in breakdowns]
+        ranks = st.game.scoring.ranks(st, final_totals)
+        final = final_rewards(st, self.reward_scheme, final_totals, ranks)
         for p, a in enumerate(self.possible_agents):
             self.rewards[a] += final[p]
             self.terminations[a] = True
-            self.infos[a] = {"score_breakdown": st.score_breakdown(p), "rank": int(ranks[p])}
+            self.infos[a] = {"score_breakdown": breakdowns[p], "rank": int(ranks[p])}
 
     def _lose_by_illegal_action(self, agent: str, action: Any, message: str) -> None:
         report = {"agent": agent, "action": action, "message": message}

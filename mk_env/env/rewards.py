@@ -28,14 +28,16 @@ def totals(state: GameState) -> list[int]:
     return [state.score_breakdown(p)["total"] for p in range(state.num_players)]
 
 
-def final_rewards(state: GameState, reward: str) -> list[float]:
-    """The end-of-game reward of each seat under ``reward`` (dense: its win part)."""
+def final_rewards(state: GameState, reward: str, totals_now: list[int] | None = None,
+                  ranks: list[int] | None = None) -> list[float]:
+    """The end-of-game reward of each seat under ``reward`` (dense: its win part). ``totals_now``
+    and ``ranks``: :func:`totals` and ``state.ranks()``, when the caller already has them."""
     if reward == "margin":
-        t = totals(state)
+        t = totals(state) if totals_now is None else totals_now
         mates = state.game.teammates
         out = []
         for p in range(state.num_players):
             others = [t[q] for q in range(state.num_players) if q not in mates[p]]
             out.append((t[p] - max(others)) / SCALE if others else 0.0)
         return out
-    return [float(x) for x in state.returns()]
+    return [float(x) for x in state.game.scoring.returns(state, ranks)]

@@ -78,11 +78,10 @@ def pay(state: GameState, p: int, resource: int, n: int, *, kinds: list[int] | N
 
 def pay_vector(state: GameState, p: int, counts, *, wild_carts_only: bool = False) -> None:
     """Spend a count vector of resources (trades, workshops)."""
-    for r in range(N_RESOURCES):
-        n = int(counts[r])
+    for r, n in enumerate(counts.tolist() if isinstance(counts, np.ndarray) else counts):
         if n:
             kinds = [CART] if (r == CART and wild_carts_only) else None
-            pay(state, p, r, n, kinds=kinds)
+            pay(state, p, r, int(n), kinds=kinds)
 
 
 def gain(state: GameState, p: int, resource: int, n: int) -> int:
@@ -106,24 +105,41 @@ def gain_vector(state: GameState, p: int, counts) -> None:
 def activate(state: GameState, p: int, slot: int) -> None:
     """Activate one troll: it gains each resource shown on its card that it is not already holding
     (a symbol that already holds a token gains nothing). Clan cart symbols gain clan carts."""
-    card = state.smoot[p, slot]
-    if card < 0:
-        return
-    symbols = state.game.card_symbols[card]
-    held = state.tokens[p, slot]
-    for kind, missing in enumerate((symbols - held).tolist()):  # read once, before any change
-        if missing > 0:
-            res = CART if kind >= CLAN_CART0 else kind
-            got = min(missing, int(state.supply[res]))
-            if got > 0:
-                state.supply[res] -= got
-                held[kind] += got
+    activate_slots(state, p, (slot,))
 
 
 def cascade(state: GameState, p: int, slot: int) -> None:
     """Activate the troll in ``slot`` and every troll beneath it, down the pyramid."""
-    for s in SMOOT_CONE[slot]:
-        activate(state, p, s)
+    activate_slots(state, p, SMOOT_CONE[slot])
+
+
+def activate_slots(state: GameState, p: int, slots) -> None:
+    """Activate the trolls of ``slots`` in that order (see :func:`activate`); each takes from what
+    the supply has left after the ones before it. Read once as lists, written back where changed."""
+    cards = state.smoot[p].tolist()
+    symbol_rows = state.game.card_symbol_rows
+    tokens = state.tokens[p]
+    rows = tokens.tolist()
+    supply = state.supply.tolist()
+    changed = []
+    for s in slots:
+        card = cards[s]
+        if card < 0:
+            continue
+        held = rows[s]
+        for kind, shown in enumerate(symbol_rows[card]):
+            missing = shown - held[kind]
+            if missing > 0:
+                res = CART if kind >= CLAN_CART0 else kind
+                got = min(missing, supply[res])
+                if got > 0:
+                    supply[res] -= got
+                    held[kind] += got
+                    changed.append(s)
+    if changed:
+        state.supply[:] = supply
+        for s in set(changed):
+            tokens[s] = rows[s]
 
 
 def empty_trolls_into_storage(state: GameState, p: int) -> None:

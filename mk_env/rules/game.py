@@ -96,7 +96,9 @@ class Game:
         for i, c in enumerate(self.cards):
             for s in c.symbols:
                 sym[i, TOKEN_KINDS.index(s)] += 1
+        sym.flags.writeable = False  # content: fixed for the game's life (the rows below copy it)
         self.card_symbols = sym
+        self.card_symbol_rows: list[list[int]] = sym.tolist()  # the same, as lists (read by activation)
         self.storage_of = [0, 1, 1, 0] if self.team_mode else list(range(n))
         self.n_storages = max(self.storage_of) + 1
         self.teammates = [[q for q in range(n) if self.storage_of[q] == self.storage_of[p]]

@@ -261,10 +261,10 @@ def _legal_recruits(st: GameState, p: int, have: np.ndarray | None = None) -> li
     purse = int(have.sum()) if st.bribe_any else int(have[COIN])
     n_slots = len(RECRUIT_SLOTS)
     columns = [_RECRUIT_COLUMN[t] for t in slots]
-    horde = st.horde.tolist()
+    occupied = [c >= 0 for c in st.horde.tolist()]
     out = []
-    for h in range(N_HORDE):
-        if horde[h] >= 0 and len(bribes_needed(st, h, horde)) <= purse:
+    for h in range(N_HORDE):  # a troll of slot h is owed one bribe per troll still beneath it
+        if occupied[h] and sum(occupied[b] for b in HORDE_BENEATH[h]) <= purse:
             out += [h * n_slots + c for c in columns]
     return out
 

@@ -80,17 +80,22 @@ def recruited_levels(st: GameState, p: int) -> int:
     return int(st.game.card_level[cards[cards >= 0]].sum())
 
 
-def ranks(st: GameState) -> list[int]:
-    """0 for the winner(s): most honour, then the lowest sum of recruited levels; ties share."""
-    keys = [(-breakdown(st, p)["total"], recruited_levels(st, p)) for p in range(st.num_players)]
+def ranks(st: GameState, totals: list[int] | None = None) -> list[int]:
+    """0 for the winner(s): most honour, then the lowest sum of recruited levels; ties share.
+    ``totals``: each seat's ``breakdown(st, p)["total"]``, when the caller already has them."""
+    if totals is None:
+        totals = [breakdown(st, p)["total"] for p in range(st.num_players)]
+    keys = [(-totals[p], recruited_levels(st, p)) for p in range(st.num_players)]
     return [sum(1 for k in keys if k < mine) for mine in keys]
 
 
-def returns(st: GameState) -> list[float]:
+def returns(st: GameState, rank: list[int] | None = None) -> list[float]:
+    """+1 to each winner and -1/(n-1) to each other player at the end (teams: +1 / -1, a draw 0);
+    zeros before. ``rank``: :func:`ranks`, when the caller already has them."""
     n = st.num_players
     if not st.is_terminal():
         return [0.0] * n
-    r = ranks(st)
+    r = ranks(st) if rank is None else rank
     if st.game.team_mode:  # two teams: +1 to the winning team, -1 to the other (0 for a tie)
         return [0.0 if all(x == 0 for x in r) else (1.0 if x == 0 else -1.0) for x in r]
     return [1.0 if x == 0 else -1.0 / (n - 1) for x in r]
