@@ -99,7 +99,7 @@ class Observer:
         self.nbr = geo.neighbours[:hw]  # [hw, 4], sentinel where off the grid
         self.nbr_rows = np.ascontiguousarray(self.nbr.T)  # [4, hw]: one row per direction
         self.site_squares = geo.site_squares
-        self.workshop_codes = np.arange(self.n_workshops)[:, None]
+        self.site_list = geo.site_squares.tolist()
         self.dig_cells = geo.tunnel_placements.cells
         self.dig_piece = geo.tunnel_placements.piece
         self.orders = [np.array([(p + k) % n for k in range(n)]) for p in range(n)]
@@ -186,6 +186,7 @@ class Observer:
             1.0 / self._workshop_counts, np.full(len(CLANS), 1.0 / pack.pedestals_per_clan),
             1.0 / self.deck_total,
             [1.0 / max(1, self.n_spells), 1.0 / max(1, len(pack.coronation_tokens[n]))]]).astype(_F32)
+        self._supply_scale_resources = self.supply_scale[:len(RESOURCES)]
         self.track_scale = _F32(1.0 / max(pack.pedestal_tokens))
         self.bribe_scale = _F32(1.0 / game.retire_bribes)
 
@@ -348,9 +349,15 @@ class Observer:
         if seen.get("track") != key:
             self._track(st, order, tv["pedestal_track"])
             seen["track"] = key
+        d = st.decks
+        key = (st.tunnel_supply.tobytes(), st.hall_altar.tobytes(), st.workshop_supply.tobytes(), st.bag.tobytes(),
+               len(d[0]), len(d[1]), len(d[2]), len(st.spell_deck), len(st.coronation_left))
+        if seen.get("supply") != key:  # all but the resource piles, which change at most decisions
+            self._supply(st, tv["supply"])
+            seen["supply"] = key
         out = {k: v.copy() for k, v in tv.items()}  # turn, pending, draft: zeros there
         self._board_overlay(st, out["board"])
-        self._supply(st, out["supply"])
+        np.multiply(st.supply, self._supply_scale_resources, out=out["supply"][:len(RESOURCES)])
         self._turn(st, out["turn"])
         if st.pending:
             self._pending(st, out["pending"])
@@ -376,8 +383,11 @@ class Observer:
         code += parts["pedestal"][st.pedestal[:hw]]
         code += parts["buried"][st.buried[:hw]]
         code += self.rubble_code
-        b[self.square_lo:self.square_hi] = self.square_table[:, code]
-        b[ch["altar"], st.hall_altar[st.hall_altar >= 0]] = 1.0
+        self.square_table.take(code, axis=1, out=b[self.square_lo:self.square_hi], mode="clip")
+        altar = ch["altar"]
+        for sq in st.hall_altar.tolist():
+            if sq >= 0:
+                b[altar, sq] = 1.0
         region = st.region
         own = region[:hw]
         same = region[self.nbr_rows] == own  # [4, hw]: the neighbour in each direction
@@ -385,7 +395,9 @@ class Observer:
         e0 = ch["same_tunnel_up"]
         b[e0:e0 + 4] = same
         w0 = ch["workshop_" + self.game.pack.workshops[0].name]
-        b[w0:w0 + self.n_workshops, self.site_squares] = st.workshop == self.workshop_codes
+        for site, kind in enumerate(st.workshop.tolist()):
+            if kind >= 0:
+                b[w0 + kind, self.site_list[site]] = 1.0
 
     def _board_overlay(self, st: GameState, board: np.ndarray) -> None:
         """Mark the sub-decision's squares (pending dig, statue, sites) and this turn's workshops."""

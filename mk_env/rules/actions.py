@@ -140,6 +140,12 @@ class ActionLayout:
             self.offset[b] = start
             start += sizes[b]
         self.size = start
+        #: the trade block as a table: give multiset g, gain r -> action number (by give, then by gain)
+        self.trade_rows = (self.offset["trade"] + np.arange(len(self.trade_gives), dtype=np.int32)[:, None]
+                           * N_RESOURCES + np.arange(N_RESOURCES, dtype=np.int32)).astype(np.int32)
+        #: legal trades by owned counts (capped at the trade rate), shared by every game of this layout;
+        #: bounded (least recently used first out), see ``legal._trade_actions``
+        self.trade_memo: dict[tuple[int, ...], np.ndarray] = {}
         self._starts = np.array([self.offset[b] for b in self.BLOCKS])
         self._start_list = self._starts.tolist()  # bisect on a list: faster than numpy for one number
 

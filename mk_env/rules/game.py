@@ -87,7 +87,6 @@ class Game:
             raise ConfigError(f"team_mode=True needs exactly 4 players, got num_players={n}")
         self.workshop_selection = self._check_workshops(workshops)
         self.geo, self.layout = _tables(self.pack, self.board_side)
-        self.trade_action_cache: dict[tuple, np.ndarray] = {}  # see legal._trade_actions
         # cards: starters first, then the horde
         self.cards = self.pack.starter_trolls + self.pack.horde_trolls
         self.n_starters = len(self.pack.starter_trolls)

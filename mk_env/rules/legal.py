@@ -194,21 +194,35 @@ def _beside(geo, k: int, gate_sq: int) -> bool:
     return (a - b) % len(ring) in (1, len(ring) - 1)
 
 
+#: most entries of a layout's trade memo (~1.6 KB each on average in random play; ~85 % hits)
+TRADE_MEMO_LIMIT = 4096
+
+
 def _trade_actions(st: GameState, have: np.ndarray) -> np.ndarray:
-    """The legal trades as action numbers, memoised on the game by what matters (owned counts capped
-    at the trade rate, which supply piles are empty); the caller must not change the array."""
-    game = st.game
-    rate = game.trade_rate
-    key = tuple([x if x < rate else rate for x in have.tolist()] + [x > 0 for x in st.supply.tolist()])
-    hit = game.trade_action_cache.get(key)
-    if hit is None:  # give g, gain r is trade g * N_RESOURCES + r: by give, then by gain
-        layout = game.layout
-        short = (layout.trade_gives_by_kind > np.array(key[:N_RESOURCES], np.int16)[:, None]).any(axis=0)
-        gives = (~short).nonzero()[0]  # the gives that need no more of any kind than owned
-        gains = np.array([r for r in range(N_RESOURCES) if key[N_RESOURCES + r]], np.int64)
-        hit = game.trade_action_cache[key] = (
-            (gives[:, None] * N_RESOURCES + gains).reshape(-1) + layout.offset["trade"])
-    return hit
+    """The legal trades as action numbers (int32; the caller must not change the array): the gives
+    within what the player owns, each with every gain whose supply pile is not empty.
+
+    The gives depend only on the owned counts capped at the trade rate; their action numbers are
+    memoised on the action layout (shared by every game of that pack and board side) in a dict kept
+    in least-recently-used order and bounded by :data:`TRADE_MEMO_LIMIT` entries."""
+    layout = st.game.layout
+    rate = st.game.trade_rate
+    key = tuple([x if x < rate else rate for x in have.tolist()])
+    memo = layout.trade_memo
+    actions = memo.pop(key, None)  # re-inserted below: the dict's order is the order of use
+    if actions is None:
+        within = (layout.trade_gives_by_kind <= np.array(key, np.int16)[:, None]).all(axis=0)
+        actions = layout.trade_rows[within].reshape(-1)
+        if len(memo) >= TRADE_MEMO_LIMIT:
+            try:
+                del memo[next(iter(memo))]
+            except (KeyError, RuntimeError, StopIteration):  # another thread changed it meanwhile
+                pass
+    memo[key] = actions
+    supply = st.supply
+    if supply.all():
+        return actions
+    return actions.reshape(-1, N_RESOURCES)[:, supply > 0].reshape(-1)
 
 
 def _legal_conversions(st: GameState, p: int, have: np.ndarray | None = None) -> list[int]:
@@ -248,6 +262,8 @@ def open_smoot_slots(st: GameState, p: int, smoot: list[int] | None = None) -> l
 
 
 _RECRUIT_COLUMN = {t: i for i, t in enumerate(RECRUIT_SLOTS)}
+#: [h, b] = 1 where horde slot b lies beneath slot h (a troll there is owed a bribe)
+_BENEATH = np.array([[b in HORDE_BENEATH[h] for b in range(N_HORDE)] for h in range(N_HORDE)], np.int16)
 
 
 def _legal_recruits(st: GameState, p: int, have: np.ndarray | None = None) -> list[int]:
@@ -261,12 +277,9 @@ def _legal_recruits(st: GameState, p: int, have: np.ndarray | None = None) -> li
     purse = int(have.sum()) if st.bribe_any else int(have[COIN])
     n_slots = len(RECRUIT_SLOTS)
     columns = [_RECRUIT_COLUMN[t] for t in slots]
-    occupied = [c >= 0 for c in st.horde.tolist()]
-    out = []
-    for h in range(N_HORDE):  # a troll of slot h is owed one bribe per troll still beneath it
-        if occupied[h] and sum(occupied[b] for b in HORDE_BENEATH[h]) <= purse:
-            out += [h * n_slots + c for c in columns]
-    return out
+    occupied = st.horde >= 0
+    affordable = occupied & (_BENEATH @ occupied <= purse)  # one bribe per troll still beneath
+    return [h * n_slots + c for h in affordable.nonzero()[0].tolist() for c in columns]
 
 
 def legal_pedestal_clans(st: GameState, p: int) -> list[int]:
