@@ -10,7 +10,8 @@ def test_bench_reports_every_figure():
     assert fig["env"]["steps"] > 0 and fig["env"]["steps_per_s"] > 0
     assert fig["env"]["steps_per_cpu_s"] > 0 and 0 < fig["env"]["cpu_share"] <= 1.5
     assert fig["engine"]["decisions_per_s"] > 0
-    assert set(fig["ops"]) == {"clone_us", "json_save_us", "json_load_us", "mask_us", "observation_us"}
+    assert set(fig["ops"]) == {"clone_us", "json_save_us", "json_load_us", "mask_us", "observation_us",
+                               "observation_play_us", "policy_us"}
     assert all(v > 0 for v in fig["ops"].values())
     assert fig["memory"]["game_peak_mb"] > 0
     assert len(report["load_avg_before"]) == 3 and len(report["load_avg_after"]) == 3

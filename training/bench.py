@@ -95,6 +95,22 @@ def sample_states(num_players: int, count: int, seed: int = 0) -> list:
     return out
 
 
+def play_states(num_players: int, count: int, seed: int = 0) -> list:
+    """Consecutive states of random games (copies), in the order play meets them."""
+    from mk_env.rules import Game
+
+    game = Game(num_players)
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        st = game.new_initial_state(int(rng.integers(2**31)))
+        while not st.is_terminal() and len(out) < count:
+            out.append(st.clone())
+            legal = st.legal_actions()
+            st.apply(int(legal[rng.integers(len(legal))]))
+    return out
+
+
 def time_us(fn: Callable[[Any], Any], items: list, repeat: int = 3) -> float:
     """Mean microseconds of ``fn(item)`` over ``items`` (best of ``repeat`` passes)."""
     best = float("inf")
@@ -107,13 +123,18 @@ def time_us(fn: Callable[[Any], Any], items: list, repeat: int = 3) -> float:
 
 
 def operation_costs(num_players: int, count: int = 300) -> dict[str, float]:
-    """Microseconds per clone, JSON save, JSON load, mask and observation."""
+    """Microseconds per clone, JSON save, JSON load, mask and observation (on distinct sampled
+    states, where nothing memoised applies; and on consecutive states of play, as the env meets
+    them), and of the benchmark's own random policy (reading the mask, drawing an action)."""
     from mk_env.env.observation import Observer
 
     states = sample_states(num_players, count)
     game = states[0].game
     observer = Observer(game)
     texts = [s.to_json() for s in states]
+    played = play_states(num_players, 4 * count)
+    masks = [s.legal_mask() for s in played if not s.is_terminal()]
+    rng = np.random.default_rng(0)
 
     def mask(st):
         st._cache.pop("legal", None)  # rebuild the legal set (board geometry stays cached, as in play)
@@ -125,7 +146,24 @@ def operation_costs(num_players: int, count: int = 300) -> dict[str, float]:
         "json_load_us": time_us(game.state_from_json, texts, repeat=1),
         "mask_us": time_us(mask, states),
         "observation_us": time_us(lambda s: observer.encode(s, s.current_player()), states),
+        "observation_play_us": _play_encode_us(game, played),
+        "policy_us": time_us(lambda m: random_legal_action(m, rng), masks),
     }
+
+
+def _play_encode_us(game: Any, played: list) -> float:
+    """Mean µs of the observation of the acting player along consecutive states (a fresh observer
+    per pass, best of 3 passes)."""
+    from mk_env.env.observation import Observer
+
+    best = float("inf")
+    for _ in range(3):
+        observer = Observer(game)
+        start = time.perf_counter()
+        for st in played:
+            observer.encode(st, st.current)
+        best = min(best, (time.perf_counter() - start) / len(played))
+    return best * 1e6
 
 
 def peak_memory(num_players: int) -> dict[str, float]:
@@ -201,7 +239,7 @@ def print_report(report: dict[str, Any]) -> None:
 
     table = Table(title="mk_env speed (one core)")
     for col in ("players", "env steps/s", "steps/CPU-s", "games/s", "engine decisions/s", "clone µs", "save µs",
-                "load µs", "mask µs", "obs µs", "game peak MB", "ratios"):
+                "load µs", "mask µs", "obs µs", "obs play µs", "policy µs", "game peak MB", "ratios"):
         table.add_column(col, justify="right")
     for n, fig in report["players"].items():
         ops = fig["ops"]
@@ -210,8 +248,9 @@ def print_report(report: dict[str, Any]) -> None:
                       f"{fig['env']['games_per_s']:.2f}",
                       f"{fig['engine']['decisions_per_s']:,.0f}", f"{ops['clone_us']:.1f}",
                       f"{ops['json_save_us']:.0f}", f"{ops['json_load_us']:.0f}", f"{ops['mask_us']:.1f}",
-                      f"{ops['observation_us']:.1f}", f"{fig['memory']['game_peak_mb']:.1f}", ratios)
-    console = Console(width=max(Console().width, 150))
+                      f"{ops['observation_us']:.1f}", f"{ops['observation_play_us']:.1f}",
+                      f"{ops['policy_us']:.1f}", f"{fig['memory']['game_peak_mb']:.1f}", ratios)
+    console = Console(width=max(Console().width, 190))
     console.print(table)
     if "load_avg_before" in report:  # other processes on the machine make every figure noisier
         console.print("load average (1, 5, 15 min) before: "

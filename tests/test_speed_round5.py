@@ -1,0 +1,154 @@
+"""Issue 8, round 5: the faster mask reading, square index, trade and dig memos, list-based
+activation and end-of-game scoring give exactly what the plain computations give, and the trade
+memo stays bounded."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import mk_env
+from mk_env.env import legal_action_numbers, random_legal_action
+from mk_env.rules import Game, legal
+from mk_env.rules.board import dig_geometry
+from mk_env.rules.content import HAMMER, N_RESOURCES
+
+
+# -- reading a mask ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.bool_, np.int64, np.float32])
+def test_legal_action_numbers_equal_flatnonzero(dtype):
+    rng = np.random.default_rng(1)
+    for density in (0.0, 0.001, 0.3, 1.0):
+        mask = (rng.random(9790) < density).astype(dtype)
+        got = legal_action_numbers(mask)
+        assert np.array_equal(got, np.flatnonzero(mask))
+        assert np.array_equal(legal_action_numbers(mask[::2]), np.flatnonzero(mask[::2]))  # strided
+    grid = (rng.random((3, 5)) < 0.5).astype(np.int8)
+    assert np.array_equal(legal_action_numbers(grid), np.flatnonzero(grid))
+
+
+def test_random_legal_action_draws_what_rng_choice_draws():
+    e = mk_env.env(num_players=3)
+    e.reset(seed=5)
+    a, b = np.random.default_rng(9), np.random.default_rng(9)
+    for agent in itertools.islice(e.agent_iter(), 300):
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        mask = obs["action_mask"]
+        mine = random_legal_action(mask, a)
+        assert mine == int(b.choice(np.flatnonzero(mask))) and mask[mine] == 1
+        e.step(mine)
+
+
+def test_random_legal_action_on_an_empty_mask_says_why():
+    with pytest.raises(ValueError, match="no legal action"):
+        random_legal_action(np.zeros(10, np.int8), np.random.default_rng(0))
+
+
+# -- the square index --------------------------------------------------------------------------------
+def test_square_index_lookup_equals_the_union_of_its_lists():
+    game = Game(4)
+    rng = np.random.default_rng(2)
+    for index in (game.geo.tunnels_beside, game.geo.halls_over):
+        n = len(index.ptr) - 2
+        for k in (0, 1, 2, 7, 40, n):
+            squares = np.sort(rng.choice(n, k, replace=False))
+            want = sorted({int(i) for s in squares for i in index.idx[index.ptr[s]:index.ptr[s + 1]]})
+            assert index.lookup(squares).tolist() == want
+
+
+# -- trades ------------------------------------------------------------------------------------------
+def _reference_trades(game: Game, have: np.ndarray, supply: np.ndarray) -> list[int]:
+    """Every give within what is owned, with every gain whose pile is not empty, by give then gain."""
+    layout = game.layout
+    return [layout.offset["trade"] + g * N_RESOURCES + r
+            for g, give in enumerate(layout.trade_gives) if (give <= have).all()
+            for r in range(N_RESOURCES) if supply[r] > 0]
+
+
+def test_trade_actions_equal_the_rule_with_empty_piles_too():
+    game = Game(4)
+    st = game.new_initial_state(3)
+    rng = np.random.default_rng(4)
+    for _ in range(600):
+        have = rng.integers(0, 7, N_RESOURCES).astype(np.int32)
+        st.supply[:] = rng.integers(0, 3, N_RESOURCES) * (rng.random(N_RESOURCES) < 0.8)
+        got = legal._trade_actions(st, have)
+        assert got.tolist() == _reference_trades(game, have, st.supply)
+
+
+def test_trade_memo_is_shared_by_games_of_a_layout_and_bounded(monkeypatch):
+    a, b = Game(4), Game(2)
+    assert a.layout is b.layout  # same pack and side: one memo
+    monkeypatch.setattr(legal, "TRADE_MEMO_LIMIT", 50)
+    memo = a.layout.trade_memo
+    memo.clear()
+    rng = np.random.default_rng(5)
+    for seed in range(6):
+        st = (a if seed % 2 else b).new_initial_state(seed)
+        while not st.is_terminal():
+            acts = st.legal_actions()
+            st.apply(int(acts[rng.integers(len(acts))]))
+            assert len(memo) <= 50
+    assert len(memo) == 50  # it filled up and evicted
+    st = a.new_initial_state(11)
+    for _ in range(200):  # after evictions the answers are still the rule's
+        have = rng.integers(0, 6, N_RESOURCES).astype(np.int32)
+        assert legal._trade_actions(st, have).tolist() == _reference_trades(a, have, st.supply)
+
+
+# -- legal sets and activation along play ------------------------------------------------------------
+@pytest.mark.parametrize("players,team", [(2, False), (3, False), (4, False), (5, False), (4, True)])
+def test_memoised_legal_sets_equal_fresh_ones(players, team):
+    """Along random games: the legal set with everything the state memoised (dig sets, geometry)
+    equals the one of a cache-free copy, and legal digs equal the rule applied to the geometry."""
+    game = Game(players, team_mode=team)
+    rng = np.random.default_rng(players)
+    table = game.geo.tunnel_placements
+    for seed in range(3):
+        st = game.new_initial_state(seed)
+        while not st.is_terminal():
+            fresh = st.clone()
+            fresh._cache.clear()
+            assert np.array_equal(legal._legal(fresh), st.legal_actions())
+            p = st.current
+            have = legal.eco.owned(st, p)
+            cand = dig_geometry(fresh, p)
+            ok = (table.size[cand] <= have[:3].max()) & (st.tunnel_supply[table.piece[cand]] > 0)
+            if not st.ignore_rubble:
+                ok &= table.rubble[cand] <= have[HAMMER]
+            assert np.array_equal(legal.legal_digs(st, p, have), cand[ok])
+            acts = st.legal_actions()
+            st.apply(int(acts[rng.integers(len(acts))]))
+
+
+def test_card_symbol_table_is_read_only():
+    game = Game(2)
+    with pytest.raises(ValueError):
+        game.card_symbols[0, 0] = 3
+    assert game.card_symbol_rows == game.card_symbols.tolist()
+
+
+# -- end of game through the env ---------------------------------------------------------------------
+@pytest.mark.parametrize("reward,team", [("win", False), ("margin", False), ("win", True), ("margin", True)])
+def test_final_infos_and_rewards_are_the_engines(reward, team):
+    """The env computes the final breakdowns once and derives ranks and rewards from them: the same
+    as asking the engine for each."""
+    from mk_env.env.rewards import final_rewards
+
+    e = mk_env.raw_env(num_players=4, team_mode=team, reward=reward)
+    e.reset(seed=12)
+    rng = np.random.default_rng(12)
+    while not e.state.is_terminal():
+        obs = e.observe(e.agent_selection)
+        e.step(random_legal_action(obs["action_mask"], rng))
+    st = e.state
+    ranks = st.ranks()
+    for p, a in enumerate(e.possible_agents):
+        assert e.infos[a] == {"score_breakdown": st.score_breakdown(p), "rank": ranks[p]}
+        assert e.terminations[a]
+    assert [e.rewards[a] for a in e.possible_agents] == final_rewards(st, reward)
