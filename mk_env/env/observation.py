@@ -187,6 +187,7 @@ class Observer:
             1.0 / self.deck_total,
             [1.0 / max(1, self.n_spells), 1.0 / max(1, len(pack.coronation_tokens[n]))]]).astype(_F32)
         self._supply_scale_resources = self.supply_scale[:len(RESOURCES)]
+        self._runes_scale = _F32(game.runes_to_disintegrate)
         self.track_scale = _F32(1.0 / max(pack.pedestal_tokens))
         self.bribe_scale = _F32(1.0 / game.retire_bribes)
 
@@ -277,7 +278,7 @@ class Observer:
         buffers (:meth:`_shared`), and each observer's template is refreshed from them."""
         self._template_views = [{f.key: np.zeros(f.shape, _F32) for f in self.fields} for _ in range(self.n)]
         self._keys: list[dict] = [{} for _ in range(self.n)]  # part -> bytes of the arrays it read
-        self._board_shared = np.zeros((len(self.channels), self.h, self.w), _F32)
+        self._board_shared = self.static.reshape(len(self.channels), self.h, self.w).copy()
         self._board_key: tuple | None = None  # the bytes the shared board channels were read from
         shapes = {f.key: f.shape for f in self.fields}
         # shared part -> [buffer (seat order), key it was filled from, generation]
@@ -372,11 +373,15 @@ class Observer:
         out.reshape(len(self.channels), self.hw)[n0:n0 + self.n] = st.reach[order, :self.hw]
 
     def _board_common(self, st: GameState, out: np.ndarray) -> None:
-        """The board channels that are the same for every observer (the network rows are left
-        as the static layer has them)."""
+        """Fill the board channels that are the same for every observer into ``out``, a buffer that
+        already holds the static channels (written once; never touched here) and zeros in the
+        network and sub-decision rows (filled per observer and per call by others)."""
         ch, hw = self.ch, self.hw
         b = out.reshape(len(self.channels), hw)
-        b[...] = self.static
+        altar = ch["altar"]
+        w0 = ch["workshop_" + self.game.pack.workshops[0].name]
+        b[altar] = 0.0
+        b[w0:w0 + self.n_workshops] = 0.0
         parts = self.code_parts
         code = parts["kind"][st.kind[:hw]]
         code += parts["statue"][st.statue[:hw]]
@@ -384,7 +389,6 @@ class Observer:
         code += parts["buried"][st.buried[:hw]]
         code += self.rubble_code
         self.square_table.take(code, axis=1, out=b[self.square_lo:self.square_hi], mode="clip")
-        altar = ch["altar"]
         for sq in st.hall_altar.tolist():
             if sq >= 0:
                 b[altar, sq] = 1.0
@@ -394,7 +398,6 @@ class Observer:
         same &= own >= 0
         e0 = ch["same_tunnel_up"]
         b[e0:e0 + 4] = same
-        w0 = ch["workshop_" + self.game.pack.workshops[0].name]
         for site, kind in enumerate(st.workshop.tolist()):
             if kind >= 0:
                 b[w0 + kind, self.site_list[site]] = 1.0
@@ -459,11 +462,14 @@ class Observer:
     _game_over = PHASE_NAMES.index("game_over")
 
     def _spellbook(self, st: GameState, out: np.ndarray) -> None:
+        """Fill ``out``: per spellbook position the spell (one-hot), present, runes / runes to
+        disintegrate."""
         out[...] = 0.0
-        present = st.spellbook >= 0
-        out[present.nonzero()[0], st.spellbook[present]] = 1.0
-        out[:, -2] = present
-        out[:, -1] = st.spell_runes / _F32(self.game.runes_to_disintegrate)
+        for position, spell in enumerate(st.spellbook.tolist()):
+            if spell >= 0:
+                out[position, spell] = 1.0
+                out[position, -2] = 1.0
+        np.divide(st.spell_runes, self._runes_scale, out=out[:, -1])
 
     def _supply(self, st: GameState, out: np.ndarray) -> None:
         d = st.decks
