@@ -159,7 +159,7 @@ class Observer:
                                            self.level_of], axis=1)
         # tokens of all slots (slot * kinds + kind) -> the resource they count as (clan carts are carts)
         kinds = game.card_symbols.shape[1]
-        self.token_resource = np.zeros((N_SMOOT * kinds, len(RESOURCES)), np.int32)
+        self.token_resource = np.zeros((N_SMOOT * kinds, len(RESOURCES)), _F32)
         for slot in range(N_SMOOT):
             for k in range(kinds):
                 self.token_resource[slot * kinds + k, k if k < CLAN_CART0 else RESOURCES.index("cart")] = 1
@@ -177,7 +177,8 @@ class Observer:
             [1.0 / self.max_tunnel_honour, 1.0 / self.max_coronation, 1.0 / self.max_pedestal_points,
              1.0 / self.n_pedestal_tokens, 1.0 / N_SMOOT, 1.0 / self.max_levels, 1.0, 1.0, 1.0,
              1.0 / TROLLSMOOT_ROWS[0]]]).astype(_F32)
-        self._player_counts = np.zeros((n, len(self.player_scale)), np.int32)  # scratch of _players
+        self._player_counts = np.zeros((n, len(self.player_scale)), _F32)  # scratch of _players
+        self._owned = np.zeros((n, len(RESOURCES)), _F32)  # scratch: what each seat's trolls hold
         self._players_slow_key: tuple | None = None  # what its rarely changing columns were read from
         self.taker_onehot = np.vstack([np.eye(n, dtype=_F32), np.zeros((1, n), _F32)])
         pack = game.pack
@@ -436,15 +437,15 @@ class Observer:
 
     def _players(self, st: GameState, slow_key: tuple, out: np.ndarray) -> None:
         """Fill ``out`` (seat order; the teammate column is the observer's, written by ``encode``):
-        every column as an integer count in one scratch matrix, times the column scales. The
+        every column as a count (float32, exact) in one scratch matrix, times the column scales. The
         columns that change rarely are refilled only when ``slow_key`` changed."""
         c = self._player_counts
         if self._players_slow_key != slow_key:
             self._players_slow(st, c)
             self._players_slow_key = slow_key
         c[:, 0:7] = st.storage if self._own_storage else st.storage[self.storage_of]
-        np.matmul(st.tokens.reshape(self.n, -1), self.token_resource, out=c[:, 10:17])
-        c[:, 10:17] += c[:, 0:7]
+        np.matmul(st.tokens.reshape(self.n, -1).astype(_F32), self.token_resource, out=self._owned)
+        np.add(self._owned, c[:, 0:7], out=c[:, 10:17])  # float32 holds these small counts exactly
         c[:, 25] = 0
         if st.phase != self._game_over:
             c[st.current, 25] = 1
