@@ -291,12 +291,13 @@ class Observer:
         self._k_turn = len(PHASE_NAMES)
         self._mate_column = next(f for f in self.fields if f.key == "players").entries.index("teammate")
 
-    def _shared(self, name: str, key: object, fill: Callable[[np.ndarray], None]) -> int:
-        """Refill the shared part ``name`` by ``fill(buffer)`` if ``key`` (the bytes it reads) changed
-        since it was last filled, by any observer; returns its generation (bumped on each fill)."""
+    def _shared(self, name: str, key: object, fill: Callable[..., None], *args: object) -> int:
+        """Refill the shared part ``name`` by ``fill(*args, buffer)`` if ``key`` (the bytes it reads)
+        changed since it was last filled, by any observer; returns its generation (bumped on each
+        fill)."""
         part = self._shared_parts[name]
         if part[1] != key:
-            fill(part[0])
+            fill(*args, part[0])
             part[1] = key
             part[2] += 1
         return part[2]
@@ -320,18 +321,17 @@ class Observer:
             self._board_networks(st, order, tv["board"], self._board_shared)
             seen["board"] = key
         gen = self._shared("horde", (st.horde.tobytes(), st.horde_bribes.tobytes(), st.horde_pedestal.tobytes()),
-                           lambda out: self._horde(st, out))
+                           self._horde, st)
         if seen.get("horde") != gen:
             np.copyto(tv["horde"], self._shared_parts["horde"][0])
             seen["horde"] = gen
-        gen = self._shared("spellbook", (st.spellbook.tobytes(), st.spell_runes.tobytes()),
-                           lambda out: self._spellbook(st, out))
+        gen = self._shared("spellbook", (st.spellbook.tobytes(), st.spell_runes.tobytes()), self._spellbook, st)
         if seen.get("spellbook") != gen:
             np.copyto(tv["spellbook"], self._shared_parts["spellbook"][0])
             seen["spellbook"] = gen
         smoot_bytes, token_bytes = st.smoot.tobytes(), st.tokens.tobytes()
-        gen = (self._shared("smoot_cards", smoot_bytes, lambda out: self._trollsmoot_cards(st, out)),
-               self._shared("smoot_tokens", token_bytes, lambda out: self._trollsmoot_tokens(st, out)))
+        gen = (self._shared("smoot_cards", smoot_bytes, self._trollsmoot_cards, st),
+               self._shared("smoot_tokens", token_bytes, self._trollsmoot_tokens, st))
         if seen.get("trollsmoots") != gen:
             self._shared_parts["smoot_cards"][0].take(order, axis=0, out=tv["trollsmoots"])
             seen["trollsmoots"] = gen
@@ -341,7 +341,7 @@ class Observer:
                 st.pedestal_points.tobytes(), st.pedestal_tokens.tobytes(), st.gate_sq.tobytes(),
                 tuple(st.draft_placed))
         fast = (token_bytes, st.storage.tobytes(), st.current, st.phase == self._game_over)
-        gen = self._shared("players", (slow, fast), lambda out: self._players(st, slow, out))
+        gen = self._shared("players", (slow, fast), self._players, st, slow)
         if seen.get("players") != gen:
             out = tv["players"]
             self._shared_parts["players"][0].take(order, axis=0, out=out)

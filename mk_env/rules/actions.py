@@ -12,6 +12,8 @@ Level-2 row 5-8, Level-3 row 9-11, with the same resting rule.
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 import bisect
 import itertools
 from dataclasses import dataclass
@@ -145,7 +147,7 @@ class ActionLayout:
                            * N_RESOURCES + np.arange(N_RESOURCES, dtype=np.int32)).astype(np.int32)
         #: legal trades by owned counts (capped at the trade rate), shared by every game of this layout;
         #: bounded (least recently used first out), see ``legal._trade_actions``
-        self.trade_memo: dict[tuple[int, ...], np.ndarray] = {}
+        self.trade_memo: OrderedDict[bytes, np.ndarray] = OrderedDict()
         self._starts = np.array([self.offset[b] for b in self.BLOCKS])
         self._start_list = self._starts.tolist()  # bisect on a list: faster than numpy for one number
 

@@ -49,9 +49,10 @@ def _legal(st: GameState, have: np.ndarray | None = None) -> np.ndarray:
         if len(rec) == 0 and len(digs) == 0:
             small = [0]
         o = off["recruit"]
-        pieces = [small, trades, [o + r for r in rec], digs.astype(np.int64) + off["dig"]]
+        pieces = [small, trades, [o + r for r in rec], digs + off["dig"] if len(digs) else ()]
     elif ph == STEP3:
-        pieces = [small, trades, legal_halls(st, p).astype(np.int64) + off["hall"]]
+        halls = legal_halls(st, p)
+        pieces = [small, trades, halls + off["hall"] if len(halls) else ()]
     elif ph == STEP4:
         o = off["select_statue"]
         pieces = [small, trades, [o + s for s in movable_statues(st, p, free=False)]]
@@ -203,22 +204,26 @@ def _trade_actions(st: GameState, have: np.ndarray) -> np.ndarray:
     within what the player owns, each with every gain whose supply pile is not empty.
 
     The gives depend only on the owned counts capped at the trade rate; their action numbers are
-    memoised on the action layout (shared by every game of that pack and board side) in a dict kept
-    in least-recently-used order and bounded by :data:`TRADE_MEMO_LIMIT` entries."""
+    memoised on the action layout (shared by every game of that pack and board side) in an ordered
+    dict kept in least-recently-used order and bounded by :data:`TRADE_MEMO_LIMIT` entries."""
     layout = st.game.layout
     rate = st.game.trade_rate
-    key = tuple([x if x < rate else rate for x in have.tolist()])
+    key = np.minimum(have, rate).tobytes()
     memo = layout.trade_memo
-    actions = memo.pop(key, None)  # re-inserted below: the dict's order is the order of use
+    actions = memo.get(key)
     if actions is None:
-        within = (layout.trade_gives_by_kind <= np.array(key, np.int16)[:, None]).all(axis=0)
-        actions = layout.trade_rows[within].reshape(-1)
-        if len(memo) >= TRADE_MEMO_LIMIT:
+        within = (layout.trade_gives_by_kind <= have[:, None]).all(axis=0)
+        actions = memo[key] = layout.trade_rows[within].reshape(-1)
+        if len(memo) > TRADE_MEMO_LIMIT:
             try:
-                del memo[next(iter(memo))]
-            except (KeyError, RuntimeError, StopIteration):  # another thread changed it meanwhile
+                memo.popitem(last=False)  # the least recently used
+            except KeyError:  # emptied meanwhile by another thread
                 pass
-    memo[key] = actions
+    else:
+        try:
+            memo.move_to_end(key)
+        except KeyError:  # evicted meanwhile by another thread
+            pass
     supply = st.supply
     if supply.all():
         return actions
