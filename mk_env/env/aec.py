@@ -36,6 +36,9 @@ by the engine automatically.
 
 `observe(agent)` returns `{"observation": {...}, "action_mask": int8[N]}`. The mask is 1 exactly
 where the engine accepts the action now (all zeros for an agent whose turn it is not).
+`mk_env.env.legal_action_numbers(mask)` gives its legal action numbers (what `np.flatnonzero(mask)`
+gives, ~20x faster on the int8 mask) and `mk_env.env.random_legal_action(mask, rng)` a uniformly
+random one (the same draw as `rng.choice(np.flatnonzero(mask))`).
 `observation` is a flat dict of float32 arrays, each declared exactly in `observation_space(agent)`
 as a `Box(0, 1, shape, float32)`: counts are divided by the largest value the game's components allow
 (a resource count by the number of tokens of that resource, a token count on a troll by the most
