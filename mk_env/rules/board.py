@@ -16,21 +16,21 @@ from .state import GameState
 def recompute_networks(st: GameState) -> None:
     """Each player's network: every tile square connected to their gate (isolated tiles belong to
     nobody until reconnected)."""
-    nb = st.game.geo.neighbours
+    nb = st.game.geo.neighbour_lists
     st.reach[:] = False
-    occupied = st.kind > 0
-    for p, gate in enumerate(st.gate_sq):
+    occupied = (st.kind > 0).tolist()
+    for p, gate in enumerate(st.gate_sq.tolist()):
         if gate < 0:
             continue
-        seen = st.reach[p]
-        seen[gate] = True
-        todo = [int(gate)]
+        seen = {gate}
+        todo = [gate]
         while todo:
             s = todo.pop()
             for t in nb[s]:
-                if occupied[t] and not seen[t]:
-                    seen[t] = True
-                    todo.append(int(t))
+                if occupied[t] and t not in seen:
+                    seen.add(t)
+                    todo.append(t)
+        st.reach[p, list(seen)] = True
     st.reach[:, -1] = False
 
 
@@ -111,18 +111,19 @@ def statue_reach(st: GameState, p: int) -> dict[int, np.ndarray]:
     """For each tunnel (region) of p's network, the squares one cart can reach from it: its own
     squares and those of the tunnels adjacent to it, within p's network."""
     def compute() -> dict[int, np.ndarray]:
-        nb = st.game.geo.neighbours
-        own = st.reach[p]
-        region = st.region
+        nb = st.game.geo.neighbour_lists
+        own = st.reach[p].tolist()
+        region = st.region.tolist()
         squares: dict[int, list[int]] = {}
-        for sq in own[:-1].nonzero()[0]:
-            squares.setdefault(int(region[sq]), []).append(int(sq))
+        for sq in st.reach[p, :-1].nonzero()[0].tolist():
+            squares.setdefault(region[sq], []).append(sq)
         out: dict[int, np.ndarray] = {}
         for r, mine in squares.items():
             near = {r}
-            for t in nb[mine].reshape(-1):
-                if own[t]:
-                    near.add(int(region[t]))
+            for sq in mine:
+                for t in nb[sq]:
+                    if own[t]:
+                        near.add(region[t])
             out[r] = np.array(sorted(x for n in near for x in squares[n]), dtype=np.int64)
         return out
     return board_memo(st, "statue_reach", p, compute)
@@ -145,11 +146,11 @@ def movable_statues(st: GameState, p: int, free: bool) -> list[int]:
         return []
     carts = None if free else [eco.carts_for_clan(st, p, c) for c in range(N_CLANS)]
     out = []
-    for sq in squares:
-        if carts is not None and carts[st.statue[sq]] < 1:
+    for sq in squares.tolist():
+        if carts is not None and carts[int(st.statue[sq])] < 1:
             continue
-        if len(statue_destinations(st, p, int(sq))):
-            out.append(int(sq))
+        if len(statue_destinations(st, p, sq)):
+            out.append(sq)
     return out
 
 
@@ -177,18 +178,18 @@ def place_tile(st: GameState, cells, kind: int, shape: int) -> None:
 
 def split_protrusions(st: GameState, tile_id: int) -> None:
     """Each connected part of a tunnel left uncovered by a hall becomes a tunnel of its own."""
-    nb = st.game.geo.neighbours
-    rest = set(int(s) for s in ((st.tile == tile_id) & (st.kind == 2)).nonzero()[0])
+    nb = st.game.geo.neighbour_lists
+    rest = set(((st.tile == tile_id) & (st.kind == 2)).nonzero()[0].tolist())
     while rest:
         start = rest.pop()
         part, todo = [start], deque([start])
         while todo:
             s = todo.popleft()
             for t in nb[s]:
-                if int(t) in rest:
-                    rest.discard(int(t))
-                    part.append(int(t))
-                    todo.append(int(t))
+                if t in rest:
+                    rest.discard(t)
+                    part.append(t)
+                    todo.append(t)
         st.region[part] = st.next_region
         st.next_region += 1
 

@@ -159,7 +159,7 @@ def best_leftover_sets(counts, set_size: int = 3, rate: int = 4) -> int:
     complete (each needs ``set_size - r`` bought tokens and absorbs its ``r`` remainder), then buy whole
     new sets with what spare tokens remain.
     """
-    counts = [int(c) for c in counts]
+    counts = counts.tolist() if isinstance(counts, np.ndarray) else [int(c) for c in counts]
     base = sum(c // set_size for c in counts)
     rems = [c % set_size for c in counts if c % set_size]
     waste = sum(rems)

@@ -104,6 +104,7 @@ class BoardGeometry:
                 self.start_points.append((self.sq(r, c), mark))
         self.start_clockwise = self._clockwise([sq for sq, _ in self.start_points])
         self.neighbours = self._neighbours()
+        self.neighbour_lists: list[list[int]] = self.neighbours.tolist()  # the same, for loops
         placeable = self.on_board.copy()
         placeable[self.site_squares] = False
         self.placeable = placeable
@@ -142,6 +143,7 @@ class BoardGeometry:
         rows: list[tuple] = []
         names: list[tuple[str, ...]] = []
         h, w, n = self.height, self.width, self.n_squares
+        placeable, neighbours, site_of = self.placeable.tolist(), self.neighbour_lists, self.site_of.tolist()
         for p, (cells, anchor) in enumerate(pieces):
             oris = orientations(cells, anchor)
             names.append(tuple(o[2] for o in oris))
@@ -151,27 +153,24 @@ class BoardGeometry:
                 for r0 in range(h - hh + 1):
                     for c0 in range(w - ww + 1):
                         sqs = [(r0 + r) * w + (c0 + c) for r, c in ocells]
-                        if not all(self.placeable[s] for s in sqs):
+                        if not all(placeable[s] for s in sqs):
                             continue
                         anchor_sq = sqs[oanchor] if oanchor is not None else -1
                         rows.append((p, o, r0 * w + c0, sqs, anchor_sq))
         max_size = max((len(r[3]) for r in rows), default=1)
         m = len(rows)
-        cells_arr = np.full((m, max_size), n, dtype=np.int32)
-        size = np.zeros(m, dtype=np.int8)
         nbr_lists: list[list[int]] = []
         sites: list[tuple[int, ...]] = []
-        for i, (_, _, _, sqs, _) in enumerate(rows):
-            cells_arr[i, : len(sqs)] = sqs
-            size[i] = len(sqs)
+        for _, _, _, sqs, _ in rows:
             inside = set(sqs)
-            nb = sorted({int(x) for s in sqs for x in self.neighbours[s] if x != n and x not in inside})
+            nb = sorted({x for s in sqs for x in neighbours[s] if x != n and x not in inside})
             nbr_lists.append(nb)
-            sites.append(tuple(sorted({int(self.site_of[x]) for x in nb if self.site_of[x] >= 0})))
+            sites.append(tuple(sorted({site_of[x] for x in nb if site_of[x] >= 0})))
         max_nb = max((len(x) for x in nbr_lists), default=1)
-        nbrs = np.full((m, max_nb), n, dtype=np.int32)
-        for i, nb in enumerate(nbr_lists):
-            nbrs[i, : len(nb)] = nb
+        # padded with the sentinel square n
+        cells_arr = np.array([r[3] + [n] * (max_size - len(r[3])) for r in rows], dtype=np.int32).reshape(m, max_size)
+        size = np.array([len(r[3]) for r in rows], dtype=np.int8)
+        nbrs = np.array([nb + [n] * (max_nb - len(nb)) for nb in nbr_lists], dtype=np.int32).reshape(m, max_nb)
         rubble = self.rubble[cells_arr].sum(axis=1).astype(np.int8)
         return PlacementTable(
             piece=np.array([r[0] for r in rows], dtype=np.int16),

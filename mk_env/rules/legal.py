@@ -76,7 +76,7 @@ def _step1_actions(st: GameState, p: int, have: np.ndarray) -> list[int]:
         touch = workshop_touch(st, p)[0] & (st.workshop >= 0)
         touch[st.used_sites] = False
         o = off["activate_workshop"]
-        out += [o + int(i) for i in touch.nonzero()[0]]
+        out += [o + i for i in touch.nonzero()[0].tolist()]
     return out
 
 
@@ -242,7 +242,7 @@ def _legal_conversions(st: GameState, p: int, have: np.ndarray | None = None) ->
         have[CART] = eco.wild_carts(st, p)
     ok = (layout.conv_workshop == w) & (layout.conv_give <= have).all(axis=1)
     out = []
-    for j in ok.nonzero()[0]:
+    for j in ok.nonzero()[0].tolist():
         conv = layout.conversions[j]
         if conv.move is not None:
             if st.tokens[p, conv.move[0], conv.move[1]] > 0:

@@ -29,7 +29,7 @@ def _network(st: GameState, p: int) -> np.ndarray:
 def great_hall_honour(st: GameState, net: np.ndarray) -> int:
     pack = st.game.pack
     total = 0
-    for h, altar in enumerate(st.hall_altar):
+    for h, altar in enumerate(st.hall_altar.tolist()):
         if altar >= 0 and net[altar]:
             hall = pack.great_halls[h]
             total += hall.high if st.statue[altar] >= 0 else hall.low
@@ -41,7 +41,7 @@ def statue_honour(st: GameState, net: np.ndarray) -> int:
     pack = st.game.pack
     tier = st.game.geo.tier
     best: dict[int, int] = {}
-    for sq in ((st.statue[:-1] >= 0) & net[:-1] & (st.kind[:-1] != 3)).nonzero()[0]:
+    for sq in ((st.statue[:-1] >= 0) & net[:-1] & (st.kind[:-1] != 3)).nonzero()[0].tolist():
         clan = int(st.statue[sq])
         value = pack.statue_values[int(tier[sq]) - 1]
         if st.pedestal[sq] == clan:

@@ -75,9 +75,9 @@ def setup(game, rng: np.random.Generator) -> GameState:
     want = 2 * n + 1
     if game.workshop_selection == "random":
         tiles = [w for w, shop in enumerate(pack.workshops) for _ in range(shop.count)]
-        chosen = [tiles[i] for i in rng.permutation(len(tiles))[:want]]
+        chosen = [tiles[i] for i in rng.permutation(len(tiles))[:want].tolist()]
     elif game.workshop_selection == "no_duplicates":
-        chosen = [int(w) for w in rng.permutation(len(pack.workshops))[:want]]
+        chosen = rng.permutation(len(pack.workshops))[:want].tolist()
     else:
         names = [w.name for w in pack.workshops]
         chosen = [names.index(x) for x in game.workshop_selection]
@@ -87,7 +87,7 @@ def setup(game, rng: np.random.Generator) -> GameState:
     st.decks = []
     for level in (1, 2, 3):
         ids = [i for i, c in enumerate(game.cards) if c.level == level]
-        st.decks.append([ids[i] for i in rng.permutation(len(ids))])
+        st.decks.append([ids[i] for i in rng.permutation(len(ids)).tolist()])
     st.deck_unseen = [len(d) for d in st.decks]
     st.horde = np.full(N_HORDE, -1, np.int16)
     st.horde_bribes = np.zeros((N_HORDE, N_RESOURCES), np.int8)
@@ -98,14 +98,14 @@ def setup(game, rng: np.random.Generator) -> GameState:
     st.coronation_left = list(pack.coronation_tokens[n])
     st.coronation = np.zeros(n, np.int16)
     # spellbook (step 7) and pedestal track (step 9)
-    order = [int(i) for i in rng.permutation(len(pack.spells))]
+    order = rng.permutation(len(pack.spells)).tolist()
     size = int(pack.rules.get("spellbook_size", 3))
     st.spellbook = np.array(order[:size], np.int16)
     st.spell_runes = np.zeros(size, np.int8)
     st.spell_deck = order[size:]
     st.spell_unseen = len(st.spell_deck)
-    st.track_value = np.array([pack.pedestal_tokens[i] for i in rng.permutation(len(pack.pedestal_tokens))],
-                              np.int8).reshape(N_TIERS, N_CLANS)
+    track = rng.permutation(len(pack.pedestal_tokens)).tolist()
+    st.track_value = np.array([pack.pedestal_tokens[i] for i in track], np.int8).reshape(N_TIERS, N_CLANS)
     st.track_taken = np.full((N_TIERS, N_CLANS), -1, np.int8)
     # players
     st.storage = np.zeros((game.n_storages, N_RESOURCES), np.int16)
@@ -117,7 +117,7 @@ def setup(game, rng: np.random.Generator) -> GameState:
     st.pedestal_tokens = np.zeros(n, np.int8)
     st.draft_deck, st.draft_hand = [], []
     for _ in range(n):
-        deck = [int(i) for i in rng.permutation(game.n_starters)]
+        deck = rng.permutation(game.n_starters).tolist()
         st.draft_hand.append(deck[:2])
         st.draft_deck.append(deck[2:])
     st.draft_placed = [0] * n
@@ -284,7 +284,7 @@ def _grant_starting_resources(st: GameState) -> None:
     the hand troll's, seats 4-5 the hand troll's and the unseen one's (none in team play)."""
     game = st.game
     for p in range(st.num_players):
-        cards = [int(c) for c in st.smoot[p, : TROLLSMOOT_ROWS[0]]]
+        cards = st.smoot[p, : TROLLSMOOT_ROWS[0]].tolist()
         if not game.team_mode:
             if p in (1, 2):
                 cards += st.draft_hand[p]
@@ -556,7 +556,7 @@ def _dig(st: GameState, p: int, mineral: int) -> None:
     st.tunnel_supply[piece] -= 1
     place_tile(st, cells, 2, piece)
     st.honour[p] += game.pack.tunnel_honour[size][MINERALS[mineral]]
-    for sq in cells:
+    for sq in cells.tolist():
         if st.buried[sq] >= 0:
             eco.gain(st, p, int(st.buried[sq]), 1)
             st.buried[sq] = -1
