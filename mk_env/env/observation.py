@@ -144,6 +144,8 @@ class Observer:
                                 col[self.ch["gate"] - lo + kind - 1] = 1
         self.square_table, self.square_lo, self.square_hi = table, lo, hi
         self.rubble_code = self.rubble.astype(np.int32)
+        self._code = np.zeros(self.hw, np.int32)  # scratch of _board_common: each square's code
+        self._code_part = np.zeros(self.hw, np.int32)
 
     def _init_player_tables(self) -> None:
         game, n = self.game, self.n
@@ -384,10 +386,11 @@ class Observer:
         b[altar] = 0.0
         b[w0:w0 + self.n_workshops] = 0.0
         parts = self.code_parts
-        code = parts["kind"][st.kind[:hw]]
-        code += parts["statue"][st.statue[:hw]]
-        code += parts["pedestal"][st.pedestal[:hw]]
-        code += parts["buried"][st.buried[:hw]]
+        code, part = self._code, self._code_part  # take(mode="wrap"): index -1 is the last entry
+        parts["kind"].take(st.kind[:hw], mode="wrap", out=code)
+        for name in ("statue", "pedestal", "buried"):
+            parts[name].take(getattr(st, name)[:hw], mode="wrap", out=part)
+            code += part
         code += self.rubble_code
         self.square_table.take(code, axis=1, out=b[self.square_lo:self.square_hi], mode="clip")
         for sq in st.hall_altar.tolist():
@@ -423,13 +426,13 @@ class Observer:
 
     def _horde(self, st: GameState, out: np.ndarray) -> None:
         k = self.card_features.shape[1]
-        out[:, :k] = self.card_features[st.horde]
+        out[:, :k] = self.card_features.take(st.horde, axis=0, mode="wrap")  # -1 (no card): the zero row
         np.multiply(st.horde_bribes, self.bribe_scale, out=out[:, k:k + len(RESOURCES)])
-        out[:, k + len(RESOURCES):] = self.clan_onehot[st.horde_pedestal]
+        out[:, k + len(RESOURCES):] = self.clan_onehot.take(st.horde_pedestal, axis=0, mode="wrap")
 
     def _trollsmoot_cards(self, st: GameState, out: np.ndarray) -> None:
         """Fill the card columns of ``out`` (seat order): each trollsmoot slot's card features."""
-        out[..., :self._k_card] = self.card_features[st.smoot]
+        out[..., :self._k_card] = self.card_features.take(st.smoot, axis=0, mode="wrap")
 
     def _trollsmoot_tokens(self, st: GameState, out: np.ndarray) -> None:
         """Fill the token columns of ``out`` (seat order): tokens held / the most any card shows."""
@@ -456,7 +459,7 @@ class Observer:
         trolls and levels, gate placed, draft placed."""
         c[:, 7:10] = st.storage_pedestals if self._own_storage else st.storage_pedestals[self.storage_of]
         c.T[17:21] = (st.honour, st.coronation, st.pedestal_points, st.pedestal_tokens)
-        self.troll_count_level[st.smoot].sum(axis=1, out=c[:, 21:23])
+        self.troll_count_level.take(st.smoot, axis=0, mode="wrap").sum(axis=1, out=c[:, 21:23])
         np.greater_equal(st.gate_sq, 0, out=c[:, 23])
         c[:, 26] = st.draft_placed
 
