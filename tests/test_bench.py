@@ -1,5 +1,7 @@
 """A smoke run of the benchmark: it runs and reports every figure (not how fast)."""
 
+import pytest
+
 from training.bench import run
 from training.cli import main
 
@@ -22,3 +24,32 @@ def test_bench_command_line(tmp_path, capsys):
     assert main(["bench", "--players", "3", "--seconds", "0.1", "--json", str(out)]) == 0
     assert out.exists() and "steps_per_s" in out.read_text()
     assert "env steps/s" in capsys.readouterr().out
+
+
+def _instructions_module():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "instructions.py"
+    spec = importlib.util.spec_from_file_location("bench_instructions", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_instruction_count_says_when_valgrind_is_missing(monkeypatch, capsys):
+    module = _instructions_module()
+    monkeypatch.setattr(module.shutil, "which", lambda name: None)
+    assert module.main(["--steps", "10"]) == 2
+    assert "valgrind is not installed" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_instruction_count_per_step(capsys):
+    module = _instructions_module()
+    if module.shutil.which("valgrind") is None:
+        pytest.skip("valgrind is not installed")
+    assert module.main(["--steps", "30", "--players", "2"]) == 0
+    out = capsys.readouterr().out
+    per_step = int(out.split("steps: ")[1].split(" instructions")[0].replace(",", ""))
+    assert per_step > 1000
