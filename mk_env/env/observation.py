@@ -425,7 +425,8 @@ class Observer:
             b[ch["used_workshop"], self.site_squares[st.used_sites]] = 1.0
 
     def _horde(self, st: GameState, out: np.ndarray) -> None:
-        k = self.card_features.shape[1]
+        """Fill ``out``: per horde slot the card features, bribes / retire limit, pedestal clan."""
+        k = self._k_card
         out[:, :k] = self.card_features.take(st.horde, axis=0, mode="wrap")  # -1 (no card): the zero row
         np.multiply(st.horde_bribes, self.bribe_scale, out=out[:, k:k + len(RESOURCES)])
         out[:, k + len(RESOURCES):] = self.clan_onehot.take(st.horde_pedestal, axis=0, mode="wrap")
