@@ -6,7 +6,8 @@ Figures (one process, one core):
   wrappers included), the observation and the mask built at every step, for 2, 3, 4 and 5 players;
 * engine decisions/s: the rules engine alone (legal actions + apply);
 * microseconds per ``clone()``, JSON save, JSON load, mask and observation, averaged over states sampled
-  from random games;
+  from random games; the observation also along consecutive states of play (as the env meets them),
+  and the benchmark's own policy (reading the mask, drawing an action);
 * peak memory (Python allocations during one game, and the process's maximum resident size);
 * with ``--compare``: the same loop on PettingZoo's ``chess_v6`` and ``connect_four_v3`` (needs the
   ``chess`` and ``pygame`` packages), and our speed as a multiple of each.

@@ -12,10 +12,9 @@ Level-2 row 5-8, Level-3 row 9-11, with the same resting rule.
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
 import bisect
 import itertools
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
