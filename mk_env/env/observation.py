@@ -288,7 +288,7 @@ class Observer:
         self._shared_parts: dict[str, list] = {
             name: [np.zeros(shapes[field], _F32), None, 0]
             for name, field in (("horde", "horde"), ("spellbook", "spellbook"), ("smoot_cards", "trollsmoots"),
-                                ("smoot_tokens", "trollsmoots"), ("players", "players"))}
+                                ("smoot_tokens", "trollsmoots"), ("players", "players"), ("supply", "supply"))}
         self._shared_parts["smoot_tokens"][0] = self._shared_parts["smoot_cards"][0]  # one buffer, two keys
         self._k_turn = len(PHASE_NAMES)
         self._mate_column = next(f for f in self.fields if f.key == "players").entries.index("teammate")
@@ -353,12 +353,13 @@ class Observer:
         if seen.get("track") != key:
             self._track(st, order, tv["pedestal_track"])
             seen["track"] = key
-        d = st.decks
-        key = (st.tunnel_supply.tobytes(), st.hall_altar.tobytes(), st.workshop_supply.tobytes(), st.bag.tobytes(),
-               len(d[0]), len(d[1]), len(d[2]), len(st.spell_deck), len(st.coronation_left))
-        if seen.get("supply") != key:  # all but the resource piles, which change at most decisions
-            self._supply(st, tv["supply"])
-            seen["supply"] = key
+        d = st.decks  # the supplies but the resource piles (which change at most decisions: below)
+        gen = self._shared("supply", (st.tunnel_supply.tobytes(), st.hall_altar.tobytes(), st.workshop_supply.tobytes(),
+                                      st.bag.tobytes(), len(d[0]), len(d[1]), len(d[2]), len(st.spell_deck),
+                                      len(st.coronation_left)), self._supply, st)
+        if seen.get("supply") != gen:
+            np.copyto(tv["supply"], self._shared_parts["supply"][0])
+            seen["supply"] = gen
         out = {k: v.copy() for k, v in tv.items()}  # turn, pending, draft: zeros there
         self._board_overlay(st, out["board"])
         np.multiply(st.supply, self._supply_scale_resources, out=out["supply"][:len(RESOURCES)])
