@@ -80,35 +80,36 @@ def engine_loop(num_players: int, seconds: float, seed: int = 0) -> dict[str, fl
 
 def sample_states(num_players: int, count: int, seed: int = 0) -> list:
     """States from random games that dig and build (trades rarely), for timing single operations."""
-    from mk_env.rules import Game
-
-    game = Game(num_players)
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        st = game.new_initial_state(int(rng.integers(2**31)))
-        while not st.is_terminal() and len(out) < count:
-            legal = st.legal_actions()
-            non_trade = [a for a in legal if game.layout.decode(int(a))[0] != "trade"]
-            st.apply(int(rng.choice(non_trade if non_trade and rng.random() < 0.95 else legal)))
-            if rng.random() < 0.2:
-                out.append(st.clone())
-    return out
+    def visit(st: Any, rng: np.random.Generator, out: list) -> None:
+        legal = st.legal_actions()
+        non_trade = [a for a in legal if st.game.layout.decode(int(a))[0] != "trade"]
+        st.apply(int(rng.choice(non_trade if non_trade and rng.random() < 0.95 else legal)))
+        if rng.random() < 0.2:
+            out.append(st.clone())
+    return _collect_states(num_players, count, seed, visit)
 
 
 def play_states(num_players: int, count: int, seed: int = 0) -> list:
     """Consecutive states of random games (copies), in the order play meets them."""
+    def visit(st: Any, rng: np.random.Generator, out: list) -> None:
+        out.append(st.clone())
+        legal = st.legal_actions()
+        st.apply(int(legal[rng.integers(len(legal))]))
+    return _collect_states(num_players, count, seed, visit)
+
+
+def _collect_states(num_players: int, count: int, seed: int, visit: Callable[..., None]) -> list:
+    """Play random games until ``count`` states are collected: ``visit(state, rng, out)`` takes one
+    decision and may append copies of states to ``out``."""
     from mk_env.rules import Game
 
     game = Game(num_players)
     rng = np.random.default_rng(seed)
-    out = []
+    out: list = []
     while len(out) < count:
         st = game.new_initial_state(int(rng.integers(2**31)))
         while not st.is_terminal() and len(out) < count:
-            out.append(st.clone())
-            legal = st.legal_actions()
-            st.apply(int(legal[rng.integers(len(legal))]))
+            visit(st, rng, out)
     return out
 
 
