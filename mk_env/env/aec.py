@@ -220,8 +220,8 @@ from mk_env.rules import Game, GameState, IllegalActionError
 
 from .observation import Observer
 from .rewards import SCALE, check_scheme, final_rewards, totals
+from .version import ENV_NAME
 
-ENV_NAME = "mountain_king_v0"
 RENDER_MODES = ("ansi", "rgb_array", "human")
 
 
