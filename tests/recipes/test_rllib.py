@@ -1,8 +1,7 @@
 """Ray: RLlib self-play smoke test and the Ray job backend of tournaments (needs the [rllib] extra).
 
-Ray pins its own gymnasium, so these run in a separate virtual environment, e.g.
-``python -m venv --system-site-packages /tmp/rayvenv && /tmp/rayvenv/bin/pip install 'ray[rllib]'``
-then ``/tmp/rayvenv/bin/python -m pytest tests/test_rllib.py``.
+Ray pins its own gymnasium, so these run in a virtual environment of their own, beside the RLlib
+recipe of docs/ecosystem.md: ``bash tests/recipes/run_in_venv.sh rllib`` (CI runs it).
 """
 
 from __future__ import annotations
