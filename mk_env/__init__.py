@@ -2,22 +2,26 @@
 
 ``mk_env.rules`` is the pure rules engine; the PettingZoo environment is ``mk_env.env(...)``
 (``mk_env.raw_env(...)`` without the safety wrappers) and ``mk_env.single_seat_env(...)`` is a
-single-seat Gymnasium view. They are imported lazily, so ``import mk_env.rules`` stays light.
+single-seat Gymnasium view. They are imported lazily, so ``import mk_env.rules`` stays light;
+``import mk_env`` registers them with PettingZoo (``mountain_king_v0``) and Gymnasium
+(``mk_env/MountainKing-v0``) without importing either (see :mod:`mk_env.registration`).
 """
 
 from typing import Any
 
+from . import env
+from .registration import register_on_import
+
 __version__ = "0.1.0"
 
-_ENV_EXPORTS = ("env", "raw_env", "single_seat_env")
+_ENV_EXPORTS = ("raw_env", "single_seat_env")
+
+register_on_import()
 
 
 def __getattr__(name: str) -> Any:
     if name in _ENV_EXPORTS:
-        import importlib
-
-        package = importlib.import_module("mk_env.env")  # also binds mk_env.env (callable package)
-        return package if name == "env" else getattr(package, name)
+        return getattr(env, name)
     raise AttributeError(f"module 'mk_env' has no attribute {name!r}")
 
 

@@ -101,11 +101,11 @@ import mk_env
 
 env = mk_env.env(num_players=PLAYERS)
 env.reset(seed=SEED)
-raw = env.unwrapped                      # the raw_env inside: .game, .state, .observer
+raw = env.unwrapped                      # the raw_env inside: .game, .game_state, .observer
 game = raw.game
 print("agents:", env.possible_agents)
 print("board side:", game.board_side, "| actions:", env.action_space(env.possible_agents[0]))
-print("first to act:", env.agent_selection, "| decision:", raw.state.decision_kind())
+print("first to act:", env.agent_selection, "| decision:", raw.game_state.decision_kind())
 '''),
     ("md", """
 ## The observation
@@ -151,7 +151,7 @@ for block in layout.BLOCKS:
 print("total N =", layout.size)
 assert sum(layout.sizes[b] for b in layout.BLOCKS) == layout.size
 legal = np.flatnonzero(mask)
-print(f"\\n{len(legal)} legal actions for {agent} ({raw.state.decision_kind()}), e.g.:")
+print(f"\\n{len(legal)} legal actions for {agent} ({raw.game_state.decision_kind()}), e.g.:")
 for a in legal[:5]:
     block, arg = layout.decode(a)
     print(f"  {a:5d} = {block}[{int(arg)}]: {layout.describe(a)}")
@@ -175,7 +175,7 @@ for agent in env.agent_iter():
         action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
         decisions += 1
     env.step(action)
-state = raw.state
+state = raw.game_state
 assert state.is_terminal() and decisions == len(state.history) and len(finals) == PLAYERS
 print(f"{decisions} decisions, {state.turn + 1} turns; returns {returns}; ranks {state.ranks()}")
 '''),

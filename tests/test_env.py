@@ -84,7 +84,7 @@ def _observations_inside_space(n: int, games: int) -> None:
             assert space.contains(obs), _where_outside(space, obs)
             other = env.possible_agents[(env.agent_seat[agent] + 1) % n]
             assert space.contains(env.observe(other))
-        assert env.state.is_terminal()
+        assert env.game_state.is_terminal()
 
 
 def _where_outside(space, obs) -> str:
@@ -108,7 +108,7 @@ def test_mask_is_exact_both_ways(n):
                 continue
             mask = obs["action_mask"]
             assert mask.dtype == np.int8 and mask.shape == (size,)
-            st = env.state
+            st = env.game_state
             for a in np.flatnonzero(mask):
                 st.clone().apply(int(a))
             for a in rng.choice(np.flatnonzero(mask == 0), size=20, replace=False):
@@ -119,7 +119,7 @@ def test_mask_is_exact_both_ways(n):
 def test_observation_is_egocentric_and_hides_the_decks():
     env = mk_env.raw_env(num_players=4)
     env.reset(seed=3)
-    st = env.state
+    st = env.game_state
     for p in range(4):
         obs = env.observe(f"player_{p}")["observation"]
         net = env.observer.ch["network_0"]
@@ -135,14 +135,14 @@ def test_observation_is_egocentric_and_hides_the_decks():
 def test_draft_hand_is_seen_only_by_its_owner():
     env = mk_env.raw_env(num_players=2)
     env.reset(seed=0)
-    while env.state.decision_kind() != "setup_draft":
-        env.step(int(env.state.legal_actions()[0]))
-    me = env.state.current_player()
+    while env.game_state.decision_kind() != "setup_draft":
+        env.step(int(env.game_state.legal_actions()[0]))
+    me = env.game_state.current_player()
     mine = env.observe(f"player_{me}")["observation"]["draft"]
     theirs = env.observe(f"player_{1 - me}")["observation"]["draft"]
-    hand = env.state.draft_hand[me]
+    hand = env.game_state.draft_hand[me]
     assert np.flatnonzero(mine[:-1]).tolist() == sorted(hand)
-    assert not np.array_equal(mine, theirs) or env.state.draft_hand[1 - me] == hand
+    assert not np.array_equal(mine, theirs) or env.game_state.draft_hand[1 - me] == hand
 
 
 def test_pending_sub_decision_is_observed():
@@ -152,7 +152,7 @@ def test_pending_sub_decision_is_observed():
     for seed in range(6):
         env.reset(seed=seed)
         for _, obs in random_play(env, rng):
-            pend = env.state.pending
+            pend = env.game_state.pending
             o = obs["observation"]
             if "statue" in pend:
                 ch = env.observer.ch["pending_statue"]
@@ -181,7 +181,7 @@ def test_rewards_and_final_infos(reward):
             env.step(None)
             continue
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    st = env.state
+    st = env.game_state
     scores = [st.score_breakdown(p)["total"] for p in range(3)]
     returns = st.returns()
     for p, a in enumerate(env.possible_agents):
@@ -196,18 +196,18 @@ def test_rewards_and_final_infos(reward):
 def test_strict_raw_env_raises_an_explaining_error_and_leaves_the_game():
     env = mk_env.raw_env(num_players=2)
     env.reset(seed=0)
-    before = env.state.to_json()
-    illegal = int(np.flatnonzero(env.state.legal_mask() == 0)[-1])
+    before = env.game_state.to_json()
+    illegal = int(np.flatnonzero(env.game_state.legal_mask() == 0)[-1])
     with pytest.raises(IllegalActionError, match="illegal action .*Allowed now"):
         env.step(illegal)
-    assert env.state.to_json() == before
+    assert env.game_state.to_json() == before
 
 
 def test_env_illegal_action_loses_and_is_reported():
     env = mk_env.env(num_players=3)
     env.reset(seed=0)
     agent = env.agent_selection
-    illegal = int(np.flatnonzero(env.unwrapped.state.legal_mask() == 0)[-1])
+    illegal = int(np.flatnonzero(env.unwrapped.game_state.legal_mask() == 0)[-1])
     env.step(illegal)
     assert all(env.terminations.values())
     assert env.rewards[agent] == -1.0
@@ -220,9 +220,9 @@ def test_reset_seed_reproduces_the_game():
     a, b = mk_env.raw_env(num_players=2), mk_env.raw_env(num_players=2)
     a.reset(seed=5)
     b.reset(seed=5)
-    assert a.state == b.state
+    assert a.game_state == b.game_state
     b.reset(seed=6)
-    assert a.state != b.state
+    assert a.game_state != b.game_state
 
 
 def test_render_modes_are_declared_and_rendering_is_delegated():

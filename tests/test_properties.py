@@ -153,11 +153,11 @@ def test_strict_raw_env_refuses_illegal_actions_without_change(env_module, optio
             if other != agent:
                 assert not e.observe(other)["action_mask"].any()
         if rng.random() < 0.2:
-            before = e.state.to_json()
-            for action in _illegal_attempts(e.state, rng)[:4]:
+            before = e.game_state.to_json()
+            for action in _illegal_attempts(e.game_state, rng)[:4]:
                 with pytest.raises(IllegalActionError):
                     e.step(action)
-                assert e.state.to_json() == before and e.agent_selection == agent
+                assert e.game_state.to_json() == before and e.agent_selection == agent
         legal = np.flatnonzero(mask)
         e.step(int(legal[rng.integers(len(legal))]))
     assert all(e.terminations.values())
@@ -179,14 +179,14 @@ def test_env_illegal_action_ends_the_game_for_the_offender(env_module, options: 
             return
     agent = e.agent_selection
     raw = e.unwrapped
-    before = raw.state.to_json()
+    before = raw.game_state.to_json()
     with pytest.raises(AssertionError):
         e.step(raw.game.layout.size + 3)
-    assert raw.state.to_json() == before
+    assert raw.game_state.to_json() == before
     mask = e.observe(agent)["action_mask"]
     bad = int(np.flatnonzero(mask == 0)[0])
     e.step(bad)
-    assert raw.state.to_json() == before  # the engine state is untouched: the game ends by forfeit
+    assert raw.game_state.to_json() == before  # the engine state is untouched: the game ends by forfeit
     assert all(e.terminations.values())
     assert e.rewards[agent] == -1.0 and all(e.rewards[a] == 0.0 for a in e.agents if a != agent)
     report = e.infos[agent]["illegal_action"]

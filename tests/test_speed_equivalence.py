@@ -142,7 +142,7 @@ def test_observation_arrays_are_fresh_and_never_changed_later():
     for obs, inner, mask in kept:
         assert all(np.array_equal(obs["observation"][k], inner[k]) for k in inner)
         assert np.array_equal(obs["action_mask"], mask)
-    st = env.unwrapped.state
+    st = env.unwrapped.game_state
     ob = env.unwrapped.observer
     a = ob.encode(st, 0)
     for v in a.values():

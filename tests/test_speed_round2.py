@@ -49,11 +49,11 @@ def test_fast_wrappers_show_what_pettingzoos_wrappers_show(reward):
 def test_out_of_range_and_ill_typed_actions_still_trip_the_bounds_assertion():
     e = mk_env.env(num_players=2)
     e.reset(seed=1)
-    before = e.unwrapped.state.to_json()
+    before = e.unwrapped.game_state.to_json()
     for bad in (-1, e.unwrapped.game.layout.size, 2**40, 3.0, "3", None, np.float64(1.0)):
         with pytest.raises(AssertionError):
             e.step(bad)
-    assert e.unwrapped.state.to_json() == before
+    assert e.unwrapped.game_state.to_json() == before
     with pytest.raises(AttributeError):
         mk_env.env(num_players=2).last()  # before reset, as PettingZoo says
 

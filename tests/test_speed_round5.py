@@ -143,12 +143,13 @@ def test_final_infos_and_rewards_are_the_engines(reward, team):
     e = mk_env.raw_env(num_players=4, team_mode=team, reward=reward)
     e.reset(seed=12)
     rng = np.random.default_rng(12)
-    while not e.state.is_terminal():
+    while not e.game_state.is_terminal():
         obs = e.observe(e.agent_selection)
         e.step(random_legal_action(obs["action_mask"], rng))
-    st = e.state
+    st = e.game_state
     ranks = st.ranks()
     for p, a in enumerate(e.possible_agents):
-        assert e.infos[a] == {"score_breakdown": st.score_breakdown(p), "rank": ranks[p]}
+        info = {k: e.infos[a][k] for k in ("score_breakdown", "rank")}  # (beside illegal_actions, team)
+        assert info == {"score_breakdown": st.score_breakdown(p), "rank": ranks[p]}
         assert e.terminations[a]
     assert [e.rewards[a] for a in e.possible_agents] == final_rewards(st, reward)

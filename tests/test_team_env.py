@@ -45,7 +45,7 @@ def test_teammates_share_rewards_and_score(reward):
 def test_teammates_see_their_team_storage():
     raw = mk_env.raw_env(num_players=4, team_mode=True)
     raw.reset(seed=3)
-    st = raw.state
+    st = raw.game_state
     while st.decision_kind() in ("setup_gate", "setup_draft"):
         raw.step(int(st.legal_actions()[0]))
     me = raw.observe("player_0")["observation"]["players"]

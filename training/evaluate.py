@@ -54,7 +54,7 @@ def evaluate_against(model: Any, opponent: str, games: int, players: int = 2, se
             obs, _, done, _, info = env.step(int(action))
         if "illegal_action" in info:
             raise RuntimeError(f"the policy chose an illegal action: {info['illegal_action']}")
-        state = env.aec.state
+        state = env.aec.game_state
         wins += int(state.ranks()[seat] == 0)
         honour.append(state.score_breakdown(seat)["total"])
         opp_honour.append(np.mean([state.score_breakdown(p)["total"] for p in range(players)

@@ -236,7 +236,7 @@ def collect_decisions(spec: str, decisions: int, players: int = 2, seed: int = 0
             if term or trunc:
                 env.step(None)
                 continue
-            view = PlayerView(env.state, env.possible_agents.index(name), observe=lambda o=obs: o)
+            view = PlayerView(env.game_state, env.possible_agents.index(name), observe=lambda o=obs: o)
             action = int(agent.act(view, rng))
             obs_rows.append({k: v.astype(np.float16) for k, v in obs["observation"].items()})
             masks.append(np.packbits(obs["action_mask"].astype(bool)))

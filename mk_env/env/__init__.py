@@ -4,46 +4,52 @@
 >>> e = mk_env.env(num_players=3)           # this package is itself callable: mk_env.env(...)
 >>> e = mk_env.env.raw_env(num_players=3)   # strict: an illegal action raises IllegalActionError
 >>> g = mk_env.single_seat_env(num_players=2)  # a Gymnasium env for one learner seat
+
+The names below are imported on first use, so ``import mk_env`` (which registers the environments,
+see :mod:`mk_env.registration`) and ``import mk_env.env.version`` import neither Gymnasium nor
+PettingZoo. The package pickles by reference (``pickle.dumps(mk_env.env)``, ``functools.partial(
+mk_env.env, num_players=2)``), so worker processes can be handed the factory itself.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 import types
 from typing import Any
 
-from .aec import ENV_NAME, env, raw_env
-from .masks import legal_action_numbers, random_legal_action
-from .observation import Observer
-from .single_seat import SingleSeatEnv, random_opponent, single_seat_env
+#: public name -> the module of this package that defines it
+_EXPORTS = {
+    "ENV_NAME": "version", "ENV_VERSION": "version", "layout_fingerprint": "version",
+    "env": "aec", "raw_env": "aec",
+    "Observer": "observation",
+    "legal_action_numbers": "masks", "random_legal_action": "masks",
+    "SingleSeatEnv": "single_seat", "random_opponent": "single_seat", "single_seat_env": "single_seat",
+    "FlattenObservation": "wrappers", "OBSERVATION_STYLES": "wrappers", "observation_slices": "wrappers",
+}
+__all__ = sorted(_EXPORTS)
 
-__all__ = ["ENV_NAME", "Observer", "SingleSeatEnv", "env", "legal_action_numbers", "random_legal_action",
-           "random_opponent", "raw_env", "single_seat_env"]
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
 
 
 class _CallableModule(types.ModuleType):
-    """Lets ``mk_env.env`` be both this package and the ``env(...)`` factory."""
+    """Lets ``mk_env.env`` be both this package and the ``env(...)`` factory; it pickles by name."""
 
     def __call__(self, *args: Any, **kwargs: Any):
-        return env(*args, **kwargs)
+        return getattr(self, "env")(*args, **kwargs)
+
+    def __reduce__(self) -> tuple:
+        return importlib.import_module, (self.__name__,)
 
 
 sys.modules[__name__].__class__ = _CallableModule
-
-
-def _register() -> None:
-    """Register ``mountain_king_v0`` with PettingZoo's registry where the installed version has one."""
-    try:
-        from pettingzoo import register
-    except ImportError:  # older PettingZoo: no registry, nothing to do
-        return
-    try:
-        from pettingzoo import env_registry
-        if f"{ENV_NAME}" in getattr(env_registry, "registry", {}):
-            return
-    except ImportError:
-        pass
-    register("aec", ENV_NAME, entry_point="mk_env.env.aec:env")
-
-
-_register()

@@ -106,9 +106,13 @@ class Observer:
         self._init_square_codes()
         self._init_player_tables()
         self.fields = self._fields()
-        self._init_buffers()
         self.space = spaces.Dict({
             f.key: spaces.Box(0.0, 1.0, f.shape, _F32) for f in self.fields})
+        self.slices = self._slices()
+        self.size = max(stop for _, stop, _ in self.slices.values())
+        self.flat_space = spaces.Box(0.0, 1.0, (self.size,), _F32)
+        self._init_buffers()
+        self._init_global_state()
 
     def _init_square_codes(self) -> None:
         """One table lookup fills the channels "rubble" .. "great_hall": each square gets a code
@@ -273,13 +277,65 @@ class Observer:
                   tuple(f"hand_{c.name}" for c in self.game.pack.starter_trolls) + ("deck_left",)),
         ]
 
+    def _slices(self) -> dict[str, tuple[int, int, tuple[int, ...]]]:
+        """key -> ``(start, stop, shape)`` of each array in the flat vector, in the space's key order
+        (gymnasium's ``Dict`` sorts its keys, so this is also ``gymnasium.spaces.flatten``'s order)."""
+        out, start = {}, 0
+        for key, box in self.space.spaces.items():
+            stop = start + int(np.prod(box.shape))
+            out[key] = (start, stop, tuple(box.shape))
+            start = stop
+        return out
+
+    # -- the global state (PettingZoo's state()) -----------------------------------------------------
+    def _init_global_state(self) -> None:
+        """The layout of :meth:`encode_state`: seat 0's flat observation, then every hidden part."""
+        n, k = self.n, self.n_starters
+        self.state_fields = [
+            Field("observation", (self.size,), "seat 0's flat observation (every player axis in seat "
+                  "order: row p is seat p; the acting seat is the players' `acting` column)"),
+            Field("draft_hands", (n, k), "each seat's starter hand during the draft (one-hot by starter)"),
+            Field("draft_decks", (n, k), "each seat's undrawn starters by draw order (1 = drawn next, "
+                  "1/len = drawn last, 0 = not in the deck)"),
+            Field("horde_decks", (len(self.game.cards),), "each troll card's place in its level's horde "
+                  "deck (1 = on top, 1/len = at the bottom, 0 = not in a deck)"),
+            Field("spell_deck", (self.n_spells,), "each spell's place in the spell deck (the same scale)"),
+        ]
+        self.state_slices: dict[str, tuple[int, int, tuple[int, ...]]] = {}
+        start = 0
+        for f in self.state_fields:
+            stop = start + int(np.prod(f.shape))
+            self.state_slices[f.key] = (start, stop, f.shape)
+            start = stop
+        self.state_size = start
+        self.state_space = spaces.Box(0.0, 1.0, (start,), _F32)
+
+    def encode_state(self, st: GameState) -> np.ndarray:
+        """The full-information global state of ``st`` (a float32 vector in ``[0, 1]`` laid out as
+        :attr:`state_slices`): what seat 0 sees, plus what nobody or only its owner sees (the
+        starter hands and draws, the order of the horde and spell decks). The same whoever acts."""
+        out = np.zeros(self.state_size, _F32)
+        out[:self.size] = self.encode_flat(st, 0)
+        part = {k: out[a:b].reshape(shape) for k, (a, b, shape) in self.state_slices.items()}
+        for p, hand in enumerate(st.draft_hand):
+            part["draft_hands"][p, hand] = 1.0
+        for p, deck in enumerate(st.draft_deck):
+            _deck_places(deck, part["draft_decks"][p])
+        for deck in st.decks:
+            _deck_places(deck, part["horde_decks"])
+        _deck_places(st.spell_deck, part["spell_deck"])
+        return out
+
     # -- encoding -----------------------------------------------------------------------------------
     def _init_buffers(self) -> None:
         """Per player a template (one array per field) keeps the memoised parts; ``encode`` copies
         it and fills the parts that change at nearly every decision. Parts that are the same for
         every observer up to the order of the player rows are kept once, in seat order, in shared
         buffers (:meth:`_shared`), and each observer's template is refreshed from them."""
-        self._template_views = [{f.key: np.zeros(f.shape, _F32) for f in self.fields} for _ in range(self.n)]
+        self._templates = [np.zeros(self.size, _F32) for _ in range(self.n)]
+        self._per_call_slices = [(k, self.slices[k]) for k in ("board", "draft", "pending", "supply", "turn")]
+        self._first_key = next(iter(self.slices))
+        self._template_views = [self.views(t) for t in self._templates]
         self._keys: list[dict] = [{} for _ in range(self.n)]  # part -> bytes of the arrays it read
         self._board_shared = self.static.reshape(len(self.channels), self.h, self.w).copy()
         self._board_key: tuple | None = None  # the bytes the shared board channels were read from
@@ -305,12 +361,44 @@ class Observer:
         return part[2]
 
     def encode(self, st: GameState, player: int) -> dict[str, np.ndarray]:
-        """The observation of ``player`` (fresh arrays; the caller may keep them).
+        """The observation of ``player`` (fresh arrays; the caller may keep them): views, in the
+        space's key order, onto one fresh flat buffer (:meth:`encode_flat`'s vector).
 
         Parts that change rarely (the board, the horde, the trollsmoots, the players, the spellbook,
         the pedestal track) are memoised, keyed by the exact bytes of the state arrays they read, so
         a state changed in any way (even directly, as tests do) is encoded anew; every call returns
-        fresh copies of the observer's template."""
+        a fresh copy of the observer's template."""
+        out = self.views(self._template(st, player).copy())
+        self._fill_per_call(st, player, out)
+        return out
+
+    def encode_flat(self, st: GameState, player: int) -> np.ndarray:
+        """The observation of ``player`` as one fresh float32 vector of :attr:`size` entries: the
+        arrays of :meth:`encode`, each flattened (C order), in the space's key order (the layout of
+        :attr:`slices`; what ``gymnasium.spaces.flatten(self.space, self.encode(st, player))``
+        gives)."""
+        flat = self._template(st, player).copy()
+        self._fill_per_call(st, player, {k: flat[a:b].reshape(shape) for k, (a, b, shape)
+                                         in self._per_call_slices})
+        return flat
+
+    def views(self, flat: np.ndarray) -> dict[str, np.ndarray]:
+        """The observation dict of a flat vector (views, no copy; in the space's key order)."""
+        return {k: flat[a:b].reshape(shape) for k, (a, b, shape) in self.slices.items()}
+
+    def flatten(self, observation: dict[str, np.ndarray]) -> np.ndarray:
+        """The flat vector of an observation dict: the buffer under it when it is one of
+        :meth:`encode`'s (no copy), else the arrays concatenated in the layout of :attr:`slices`."""
+        base = observation[self._first_key].base
+        if (base is not None and base.shape == (self.size,) and base.dtype == _F32
+                and all(observation[k].base is base for k in self.slices)
+                and observation[self._first_key].__array_interface__["data"][0]
+                == base.__array_interface__["data"][0]):
+            return base
+        return np.concatenate([np.asarray(observation[k], _F32).ravel() for k in self.slices])
+
+    def _template(self, st: GameState, player: int) -> np.ndarray:
+        """Refresh ``player``'s template (the memoised parts) from ``st``; returns its flat buffer."""
         order = self.orders[player]
         seen = self._keys[player]
         tv = self._template_views[player]
@@ -360,14 +448,17 @@ class Observer:
         if seen.get("supply") != gen:
             np.copyto(tv["supply"], self._shared_parts["supply"][0])
             seen["supply"] = gen
-        out = {k: v.copy() for k, v in tv.items()}  # turn, pending, draft: zeros there
+        return self._templates[player]
+
+    def _fill_per_call(self, st: GameState, player: int, out: dict[str, np.ndarray]) -> None:
+        """Fill the parts that change at nearly every decision into ``out``, views onto a fresh copy
+        of the template (zeros in turn, pending and draft)."""
         self._board_overlay(st, out["board"])
         np.multiply(st.supply, self._supply_scale_resources, out=out["supply"][:len(RESOURCES)])
         self._turn(st, out["turn"])
         if st.pending:
             self._pending(st, out["pending"])
         self._draft(st, player, out["draft"])
-        return out
 
     def _board_networks(self, st: GameState, order: np.ndarray, out: np.ndarray, common: np.ndarray) -> None:
         """``out`` = the seat-independent channels ``common`` with the networks in ``order``'s seats."""
@@ -529,6 +620,13 @@ class Observer:
             out[st.draft_hand[player]] = 1.0
         if st.draft_deck and st.draft_deck[player]:
             out[-1] = len(st.draft_deck[player]) / self.n_starters
+
+
+def _deck_places(deck: list[int], out: np.ndarray) -> None:
+    """Mark each item of ``deck`` (top first) in ``out`` by its place: 1 on top down to 1/len."""
+    size = len(deck)
+    for i, item in enumerate(deck):
+        out[item] = (size - i) / size
 
 
 def _who(k: int) -> str:

@@ -4,19 +4,29 @@ The learner plays one seat (fixed, or drawn at each reset); the other seats are 
 inside :meth:`SingleSeatEnv.step`. An opponent is either
 
 * a callable ``f(observation_dict, rng) -> action``, where ``observation_dict`` is exactly what the
-  PettingZoo agent of that seat would see (``{"observation": ..., "action_mask": ...}``, see
-  :meth:`SingleSeatEnv.observe`), or
+  PettingZoo agent of that seat would see in this env's observation style (``{"observation": ...,
+  "action_mask": ...}``, see :meth:`SingleSeatEnv.observe`), or
 * an agent object with ``.act(view, rng)`` (the protocol of ``agents/``), which receives a
-  :class:`~mk_env.rules.view.PlayerView` of its seat (``view.observation()`` gives the same dict).
+  :class:`~mk_env.rules.view.PlayerView` of its seat (``view.observation()`` gives the dict style).
 
-The default opponent plays uniformly at random among legal actions.
+The default opponent plays uniformly at random among legal actions. An action is a Python int, a
+numpy integer or a 0-d integer array (what ``model.predict`` returns); any other type raises the
+engine's ``ActionTypeError``.
 
-Observation space: the flat ``Dict`` of ``Box``es of the PettingZoo observation (its inner
-``observation`` dict, no ``action_mask`` key); the mask is served by :meth:`SingleSeatEnv.action_masks`
-(sb3-contrib's ``MaskablePPO`` hook). The reward is the learner's: everything the AEC env gives its
-agent between two of its decisions, so the terminal reward reaches the learner even when an
-opponent's move ends the game. An illegal action by the learner ends the episode as a loss
-(``illegal_reward``, ``info["illegal_action"]`` says why); an illegal action by an opponent raises.
+Observation space (``observation=``): ``"dict"`` (default), the ``Dict`` of ``Box``es of the
+PettingZoo observation (its inner ``observation`` dict, no ``action_mask`` key), or ``"flat"``, one
+``Box(0, 1, (D,), float32)`` (the same arrays in one vector, see ``observation_slices()``). The mask is
+served by :meth:`SingleSeatEnv.action_masks` (sb3-contrib's ``MaskablePPO`` hook); once the episode
+is over it marks only action 0 (pass), so that a masked policy on a vector env's autoreset step has
+a valid choice (the vector env resets instead of stepping it). The reward is the learner's:
+everything the AEC env gives its agent between two of its decisions, so the terminal reward reaches
+the learner even when an opponent's move ends the game. An illegal action by the learner ends the
+episode as a loss (``illegal_reward``; ``info["illegal_action"]`` says why, the attribute ``illegal_actions``
+counts such episodes, and the first one is reported by PettingZoo's illegal-move warning); an
+illegal action by an opponent raises.
+
+Registered with Gymnasium on ``import mk_env`` as ``mk_env/MountainKing-v0``:
+``gymnasium.make("mk_env/MountainKing-v0", num_players=2)``, ``gymnasium.make_vec(..., num_envs=8)``.
 """
 
 from __future__ import annotations
@@ -27,10 +37,13 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from mk_env.rules import IllegalActionError
+from mk_env.rules.turn import action_number
 from mk_env.rules.view import PlayerView
 
-from .aec import raw_env
+from .aec import raw_env, warn_illegal_action
 from .masks import random_legal_action
+from .wrappers import check_style
 
 Opponent = Callable[[dict, np.random.Generator], int] | Any
 
@@ -47,9 +60,11 @@ class SingleSeatEnv(gymnasium.Env):
 
     def __init__(self, num_players: int = 2, seat: int | None = None,
                  opponents: Opponent | Sequence[Opponent] | None = None, reward: str = "win",
-                 render_mode: str | None = None, illegal_reward: float = -1.0, **game_options: Any):
+                 render_mode: str | None = None, illegal_reward: float = -1.0, observation: str = "dict",
+                 **game_options: Any):
+        check_style(observation, ("dict", "flat"))  # "rllib" is for the AEC env (RLlib's multi-agent API)
         self.aec = raw_env(num_players, render_mode=render_mode, reward=reward, strict=True,
-                           **game_options)
+                           observation=observation, **game_options)
         n = self.aec.game.num_players
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, (int, np.integer))
                                  or not 0 <= seat < n):
@@ -59,11 +74,14 @@ class SingleSeatEnv(gymnasium.Env):
         self.opponents = self._check_opponents(opponents, n)
         self.render_mode = render_mode
         self.illegal_reward = float(illegal_reward)
-        self.observation_space = self.aec.observer.space
+        self._flat = observation == "flat"
+        self.observation_space = self.aec.observer.flat_space if self._flat else self.aec.observer.space
         self.action_space = self.aec.action_space(self.aec.possible_agents[0])
         self.seat = self.fixed_seat if self.fixed_seat is not None else 0
+        self.illegal_actions = 0  # episodes the learner lost by an illegal action
         self._kwargs = dict(num_players=num_players, seat=seat, opponents=opponents, reward=reward,
-                            render_mode=render_mode, illegal_reward=illegal_reward, **game_options)
+                            render_mode=render_mode, illegal_reward=illegal_reward,
+                            observation=observation, **game_options)
 
     @staticmethod
     def _check_opponents(opponents: Any, n: int) -> list[Opponent]:
@@ -95,11 +113,10 @@ class SingleSeatEnv(gymnasium.Env):
         me = aec.possible_agents[self.seat]
         if aec.terminations[me]:
             raise RuntimeError("step() called after the episode ended; call reset()")
-        if isinstance(action, np.ndarray) and action.ndim == 0:
-            action = action.item()
-        if not (_is_int(action) and aec.state.is_legal(int(action))):
+        action = action_number(action, aec.game.layout.size)  # another type raises ActionTypeError
+        if not aec.game_state.is_legal(action):
             return self._lose(action)
-        aec.step(int(action))
+        aec.step(action)
         self._play_opponents()
         reward = float(aec._cumulative_rewards[me])
         terminated = aec.terminations[me]
@@ -108,45 +125,72 @@ class SingleSeatEnv(gymnasium.Env):
     def _play_opponents(self) -> None:
         """Let the other seats act until it is the learner's decision or the game is over."""
         aec, n = self.aec, self.aec.game.num_players
-        while not aec.state.is_terminal() and aec.state.current_player() != self.seat:
-            seat = aec.state.current_player()
+        st = aec.game_state
+        while not st.is_terminal() and st.current_player() != self.seat:
+            seat = st.current_player()
             opponent = self.opponents[(seat - self.seat - 1) % n]
-            obs = self.observe(seat)
             if hasattr(opponent, "act"):
-                view = PlayerView(aec.state, seat, observe=lambda s=seat: self.observe(s))
+                view = PlayerView(st, seat, observe=lambda s=seat: self._observe_dict(s))
                 act = opponent.act(view, self.np_random)
             else:
-                act = opponent(obs, self.np_random)
-            if not _is_int(act) or not obs["action_mask"][int(act)]:
-                raise ValueError(f"opponent of seat {seat} chose an illegal action {act!r}: "
-                                 f"{aec.describe_action(act) if _is_int(act) and 0 <= int(act) < len(obs['action_mask']) else 'not an action number'}; "
-                                 f"legal now: {np.flatnonzero(obs['action_mask'])[:10].tolist()}...")
-            aec.step(int(act))
+                act = opponent(self.observe(seat), self.np_random)
+            try:
+                act = action_number(act, aec.game.layout.size)
+            except TypeError as err:
+                raise TypeError(f"opponent of seat {seat}: {err}") from None
+            if not st.is_legal(act):
+                raise ValueError(f"opponent of seat {seat} chose an illegal action {act}: "
+                                 f"{aec.describe_action(act) if 0 <= act < aec.game.layout.size else 'not an action number'}; "
+                                 f"legal now: {st.legal_actions()[:10].tolist()}...")
+            aec.step(act)
 
-    def _lose(self, action: Any):
-        st = self.aec.state
+    def _lose(self, action: int):
+        st = self.aec.game_state
         try:
             st.apply(action)  # raises: the engine explains what is wrong
             raise AssertionError("unreachable: the action was found illegal")
-        except Exception as err:  # noqa: BLE001 - IllegalActionError, or a bad type
+        except IllegalActionError as err:
             message = str(err)
         self.aec.terminations = dict.fromkeys(self.aec.agents, True)
+        self.illegal_actions += 1
+        me = self.aec.possible_agents[self.seat]
+        if self.illegal_actions == 1:
+            warn_illegal_action(me, action, message, self.illegal_reward)
         info = self._info()
         info["illegal_action"] = {"seat": self.seat, "action": action, "message": message}
         return self._observation(), self.illegal_reward, True, False, info
 
     # -- what the learner and the opponents see -----------------------------------------------------
     def observe(self, seat: int) -> dict[str, np.ndarray]:
-        """What the PettingZoo agent of ``seat`` sees now: ``{"observation", "action_mask"}``."""
+        """What the PettingZoo agent of ``seat`` sees now, in this env's observation style:
+        ``{"observation", "action_mask"}``."""
         return self.aec.observe(self.aec.possible_agents[seat])
 
-    def _observation(self) -> dict[str, np.ndarray]:
-        return self.aec.observer.encode(self.aec.state, self.seat)
+    def _observe_dict(self, seat: int) -> dict[str, np.ndarray]:
+        """The dict-style observation of ``seat`` (what agents' ``view.observation()`` returns)."""
+        if not self._flat:
+            return self.observe(seat)
+        st = self.aec.game_state
+        mask = st.legal_mask() if st.current_player() == seat else np.zeros(self.aec.game.layout.size, np.int8)
+        return {"observation": self.aec.observer.encode(st, seat), "action_mask": mask}
+
+    def _observation(self) -> dict[str, np.ndarray] | np.ndarray:
+        observer, st = self.aec.observer, self.aec.game_state
+        return observer.encode_flat(st, self.seat) if self._flat else observer.encode(st, self.seat)
+
+    def observation_slices(self) -> dict[str, tuple[int, int, tuple[int, ...]]]:
+        """``{key: (start, stop, shape)}``: where each array lies in the ``"flat"`` observation."""
+        return self.aec.observation_slices()
 
     def action_masks(self) -> np.ndarray:
-        """The learner's legal actions as a bool mask (all False once the game is over)."""
-        st = self.aec.state
-        if st.is_terminal() or st.current_player() != self.seat:
+        """The learner's legal actions as a bool mask. Once the episode is over: only action 0 (pass),
+        never an empty mask (a vector env's autoreset step asks its policy for an action there)."""
+        st = self.aec.game_state
+        if self.aec.terminations.get(self.aec.possible_agents[self.seat]) or st.is_terminal():
+            mask = np.zeros(self.aec.game.layout.size, bool)
+            mask[0] = True
+            return mask
+        if st.current_player() != self.seat:
             return np.zeros(self.aec.game.layout.size, bool)
         return st.legal_mask().astype(bool)
 
@@ -163,35 +207,26 @@ class SingleSeatEnv(gymnasium.Env):
 
     # -- pickling (SubprocVecEnv and friends) -------------------------------------------------------
     def __getstate__(self) -> dict:
-        st = self.aec.state
-        return {"kwargs": self._kwargs, "seat": self.seat,
-                "state": None if st is None else st.to_json(),
+        return {"kwargs": self._kwargs, "seat": self.seat, "illegal_actions": self.illegal_actions,
                 "np_random": None if self._np_random is None else self._np_random.bit_generator.state,
-                "aec": {k: getattr(self.aec, k, None) for k in (
-                    "agents", "rewards", "_cumulative_rewards", "terminations", "truncations",
-                    "infos", "agent_selection", "_last_totals")},
-                "seeder": self.aec._seeder.bit_generator.state}
+                "aec": self.aec.__getstate__()}
 
     def __setstate__(self, data: dict) -> None:
         self.__init__(**data["kwargs"])
         self.seat = data["seat"]
+        self.illegal_actions = data["illegal_actions"]
         if data["np_random"] is not None:
             bg = np.random.PCG64()
             bg.state = data["np_random"]
             self._np_random = np.random.Generator(bg)
-        self.aec._seeder.bit_generator.state = data["seeder"]
-        if data["state"] is not None:
-            self.aec.state = self.aec.game.state_from_json(data["state"])
-            for k, v in data["aec"].items():
-                setattr(self.aec, k, v)
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+        self.aec._restore(data["aec"])
 
 
 def single_seat_env(num_players: int = 2, seat: int | None = None,
                     opponents: Opponent | Sequence[Opponent] | None = None, reward: str = "win",
+                    render_mode: str | None = None, observation: str = "dict",
                     **game_options: Any) -> SingleSeatEnv:
-    """A :class:`SingleSeatEnv` (a ``gymnasium.Env``) for one learner seat; see its module."""
-    return SingleSeatEnv(num_players, seat=seat, opponents=opponents, reward=reward, **game_options)
+    """A :class:`SingleSeatEnv` (a ``gymnasium.Env``) for one learner seat; see its module.
+    ``observation``: ``"dict"`` (default) or ``"flat"``."""
+    return SingleSeatEnv(num_players, seat=seat, opponents=opponents, reward=reward,
+                         render_mode=render_mode, observation=observation, **game_options)

@@ -11,7 +11,6 @@ with a clear error; a test pins the fingerprints of the default configurations t
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any
 
@@ -35,5 +34,7 @@ def layout_description(game: Any) -> dict[str, Any]:
 
 def layout_fingerprint(game: Any) -> str:
     """A short hex digest of :func:`layout_description` (16 hex digits of its SHA-256)."""
+    import hashlib  # here, not at the top: importing this module stays light (mk_env.registration)
+
     text = json.dumps(layout_description(game), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -117,6 +117,10 @@ class GameState:
         return mask
 
     def is_legal(self, action: int) -> bool:
+        """Whether ``action`` (an int, a numpy integer or a 0-d integer array) is legal now; any other
+        type raises the engine's ``ActionTypeError``."""
+        if type(action) is not int:
+            action = self.game.rules.action_number(action, self.game.layout.size)
         legal = self.legal_actions()
         i = int(legal.searchsorted(action))
         return i < len(legal) and int(legal[i]) == action

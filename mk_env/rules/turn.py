@@ -198,11 +198,30 @@ def apply_action(st: GameState, action) -> None:
     _auto_advance(st)
 
 
+class ActionTypeError(IllegalActionError, TypeError):
+    """Not an action number at all (a float, a bool, a string, an array of another shape); both an
+    :class:`IllegalActionError` and a ``TypeError``."""
+
+
+def action_number(action: object, size: int | None = None) -> int:
+    """``action`` as a Python int. A Python int, a numpy integer and a 0-d integer array (what
+    Stable-Baselines3's ``model.predict`` returns) are the same action; anything else raises
+    :class:`ActionTypeError` naming its type and what is allowed (``size``: the action-space size)."""
+    if type(action) is int:
+        return action
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)
+    if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+        return int(action)
+    what = f"{type(action).__name__}" + (f" of shape {action.shape} and dtype {action.dtype}"
+                                         if isinstance(action, np.ndarray) else "")
+    space = "" if size is None else f" in 0..{size - 1}"
+    raise ActionTypeError(f"an action must be an integer action number{space} (a Python int, a numpy "
+                          f"integer or a 0-d integer array), got {action!r} of type {what}")
+
+
 def _as_action(st: GameState, action) -> int:
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-        raise IllegalActionError(f"an action must be an int in 0..{st.game.layout.size - 1}, "
-                                 f"got {action!r} of type {type(action).__name__}")
-    a = int(action)
+    a = action_number(action, st.game.layout.size)
     if st.phase == GAME_OVER:
         raise IllegalActionError(f"action {a}: the game is over; no decision is allowed")
     if not 0 <= a < st.game.layout.size:
