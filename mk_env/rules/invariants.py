@@ -1,7 +1,8 @@
 """Invariants of a game state: facts that hold after every decision of every legal game.
 
-Used by the soak test (``mk-env soak``) and the property tests. Pure: imports the rules engine and numpy
-only. Every check asks the state and the pack for the facts; none of them re-implements a rule, except
+Used by the soak test (``mk-env soak``), the property tests and :meth:`Game.state_from_json` (a loaded
+state must satisfy them). Part of the rules engine: imports numpy only (``mk_env.invariants`` re-exports
+it). Every check asks the state and the pack for the facts; none of them re-implements a rule, except
 the network reach, which is recomputed by a plain breadth-first search to cross-check the engine's.
 
 >>> from mk_env.rules import Game
@@ -26,9 +27,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mk_env.rules import CATEGORIES, CLANS, RESOURCES, GameState
-from mk_env.rules.actions import HORDE_ROW, N_HORDE, SMOOT_SUPPORT
-from mk_env.rules.content import CART, CLAN_CART0, MINERALS, N_RESOURCES, RUNE
+from .actions import HORDE_ROW, N_HORDE, SMOOT_SUPPORT, TROLLSMOOT_ROWS
+from .content import CART, CLAN_CART0, CLANS, MINERALS, N_RESOURCES, RESOURCES, RUNE
+from .phases import DRAFT as DRAFT_PHASE
+from .phases import GATE as GATE_PHASE
+from .scoring import CATEGORIES
+from .state import GameState
 
 #: kinds of board squares (``state.kind``)
 EMPTY, GATE, TUNNEL, GREAT_HALL = 0, 1, 2, 3
@@ -293,6 +297,9 @@ def _check_pedestals(state: GameState) -> None:
                                     f"pedestal_points={int(state.pedestal_points[p])}")
     if (state.track_taken >= state.num_players).any():
         _fail("pedestal track", f"track taken by unknown players {state.track_taken.tolist()}")
+    if sorted(state.track_value.reshape(-1).tolist()) != sorted(pack.pedestal_tokens):
+        _fail("pedestal track", f"point tokens {sorted(state.track_value.reshape(-1).tolist())} are not the "
+                                f"pack's {sorted(pack.pedestal_tokens)}")
 
 
 def _bfs_reach(state: GameState) -> np.ndarray:
@@ -359,6 +366,30 @@ def _check_trollsmoot(state: GameState) -> None:
             _fail("trollsmoot", f"player {p} holds a card twice: {cards}")
 
 
+def _check_draft(state: GameState) -> None:
+    """Starter trolls: each player's six are in the starting row, the draft hand or the draft deck, each
+    once; the starting row holds only starters and the rows above only horde trolls; once the draft is
+    over the hands and decks are empty and every starting row is full."""
+    game = state.game
+    n0, row0 = game.n_starters, TROLLSMOOT_ROWS[0]
+    drafting = state.phase in (GATE_PHASE, DRAFT_PHASE)
+    for p in range(state.num_players):
+        smoot = state.smoot[p].tolist()
+        placed = [c for c in smoot[:row0] if c >= 0]
+        if any(c >= n0 for c in placed) or any(0 <= c < n0 for c in smoot[row0:]):
+            _fail("trollsmoot", f"player {p}'s trollsmoot {smoot}: starters (cards 0..{n0 - 1}) belong in the "
+                                f"starting row (slots 0..{row0 - 1}) and only there")
+        if len(placed) != state.draft_placed[p]:
+            _fail("draft", f"player {p} placed {len(placed)} starters but draft_placed is {state.draft_placed[p]}")
+        held = placed + list(state.draft_hand[p]) + list(state.draft_deck[p])
+        if drafting and sorted(held) != list(range(n0)):
+            _fail("draft", f"player {p}'s starters placed {placed} + hand {state.draft_hand[p]} + deck "
+                           f"{state.draft_deck[p]} are not each of the {n0} starters once")
+        if not drafting and (len(placed) != row0 or state.draft_hand[p] or state.draft_deck[p]):
+            _fail("draft", f"after the draft player {p} has starters {placed}, hand {state.draft_hand[p]}, deck "
+                           f"{state.draft_deck[p]} (expected {row0} placed, an empty hand and deck)")
+
+
 def _check_horde(state: GameState) -> None:
     """Horde: each horde troll is in exactly one place (decks, horde, a trollsmoot, or in the hand of
     the recruiting player while they choose a pedestal); bribes lie only on
@@ -379,6 +410,9 @@ def _check_horde(state: GameState) -> None:
         _fail("horde bribes", f"horde slot {h} holds {int(bribes[h])} bribes, the retire threshold is "
                               f"{game.retire_bribes} (phase {state.decision_kind()})")
     for lvl in range(3):
+        wrong = [c for c in state.decks[lvl] if game.card_level[c] != lvl + 1]
+        if wrong:
+            _fail("horde decks", f"deck {lvl + 1} holds cards {wrong[:3]} of another level")
         if not 0 <= state.deck_unseen[lvl] <= len(state.decks[lvl]):
             _fail("horde decks", f"deck {lvl + 1}: {state.deck_unseen[lvl]} unseen of {len(state.decks[lvl])}")
 
@@ -486,7 +520,7 @@ def _check_baseline(state: GameState, baseline: ComponentTotals) -> None:
 
 
 _CHECKS = (_check_counts, _check_tokens, _check_statues, _check_tiles, _check_pedestals, _check_networks,
-           _check_trollsmoot, _check_horde, _check_spells, _check_workshops, _check_buried,
+           _check_trollsmoot, _check_draft, _check_horde, _check_spells, _check_workshops, _check_buried,
            _check_coronation, _check_decision, _check_score)
 
 
