@@ -28,12 +28,15 @@ from typing import Any
 import numpy as np
 
 from .rules import ConfigError, ContentPack, Game, GameState, IllegalActionError, PackError, load_pack
+from .rules.pack_loader import short_repr
 
 #: the record format this module writes; it reads this version and older ones it knows
 RECORD_FORMAT_VERSION = 1
 #: the ``kind`` field that marks a file as a game record
 RECORD_KIND = "mk_env game record"
 REQUIRED_FIELDS = ("format_version", "pack_id", "options", "seed", "actions")
+#: seeds are non-negative integers below this (numpy's generators refuse negative seeds)
+MAX_SEED = 2**128
 
 
 class RecordError(ValueError):
@@ -84,8 +87,9 @@ class GameRecord:
         if not isinstance(data["options"], dict) or "num_players" not in data["options"]:
             raise RecordError(f"{source}: options must be an object with num_players "
                               f"(Game.options_dict()), got {data['options']!r}")
-        if not _is_int(data["seed"]):
-            raise RecordError(f"{source}: seed must be an integer, got {data['seed']!r}")
+        if not _is_int(data["seed"]) or not 0 <= data["seed"] < MAX_SEED:
+            raise RecordError(f"{source}: seed must be an integer in 0..2**128-1 (the game generator's seed), "
+                              f"got {short_repr(data['seed'])}")
         actions = data["actions"]
         if not isinstance(actions, list) or not all(_is_int(a) and a >= 0 for a in actions):
             raise RecordError(f"{source}: actions must be a list of non-negative integers")
@@ -146,8 +150,9 @@ def load_record(path: str | os.PathLike, pack: str | ContentPack | None = None) 
         raise RecordError(f"no game record at {path} (file not found)")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise RecordError(f"{path}: not a valid JSON game record (truncated or corrupt?): {e}") from None
+    except (ValueError, UnicodeDecodeError, RecursionError) as e:  # bad JSON, a huge integer, deep nesting
+        raise RecordError(f"{path}: not a valid JSON game record (truncated or corrupt?): "
+                          f"{str(e)[:200] or type(e).__name__}") from None
     record = GameRecord.from_dict(data, source=str(path))
     check_pack(record, _pack(pack), source=str(path))
     return record

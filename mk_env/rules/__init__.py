@@ -9,9 +9,10 @@ from .game import ConfigError, Game, StateError
 from .pack_loader import PackError, load_pack
 from .scoring import CATEGORIES
 from .state import GameState
-from .turn import PHASE_NAMES, IllegalActionError
+from .turn import PHASE_NAMES, IllegalActionError, StalledGameError
 
 __all__ = [
     "CATEGORIES", "CLANS", "MINERALS", "PHASE_NAMES", "RESOURCES", "TOKEN_KINDS", "ConfigError",
-    "ContentPack", "Game", "GameState", "IllegalActionError", "PackError", "StateError", "load_pack",
+    "ContentPack", "Game", "GameState", "IllegalActionError", "PackError", "StalledGameError", "StateError",
+    "load_pack",
 ]

@@ -32,6 +32,8 @@ N_TOKEN_KINDS = len(TOKEN_KINDS)
 N_CLANS = len(CLANS)
 N_TIERS = 5
 TIER_NAMES: tuple[str, ...] = ("dark gray", "gray", "brown", "orange", "yellow")
+#: the player counts the game is for
+PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4, 5)
 
 
 def token_resource(kind: int) -> int:

@@ -7,7 +7,11 @@ the field, e.g. ``spells.json: spells[3].effect: unknown effect 'foo'; allowed: 
 
 Public API:
 
-* :func:`load_pack` -- the whole pack (``None`` = the default pack), cached by resolved path.
+* :func:`load_pack` -- the whole pack (``None`` = the default pack), cached by content: a pack edited on
+  disk is loaded again (each call compares the files' sizes and modification times, and a changed file
+  is read and hashed; identical content gives the very same :class:`ContentPack` object).
+* :data:`LIMITS` and :data:`FIXED_RULES` -- the bounds on every number of a pack, and the rule numbers the
+  engine's geometry fixes (a pack may restate them, not change them).
 * :func:`parse_board` -- one board side from its text map (tests build small ASCII boards with it).
 * :class:`PackError` -- a ``ValueError`` raised for any problem in a pack.
 
@@ -17,22 +21,24 @@ free of anything heavier.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import math
 import os
 import re
-from collections import Counter
+from collections import Counter, OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from mk_env.rules.actions import HORDE_BENEATH, HORDE_ROW, HORDE_ROWS, TROLLSMOOT_ROWS
 from mk_env.rules.content import (
     MINERALS,
     N_CLANS,
     N_TIERS,
+    PLAYER_COUNTS,
     RESOURCES,
     TOKEN_KINDS,
     TROLL_CLANS,
@@ -46,7 +52,7 @@ from mk_env.rules.content import (
     WorkshopTrade,
 )
 
-__all__ = ["PackError", "load_pack", "parse_board", "DEFAULT_PACK_DIR", "SPELL_EFFECTS"]
+__all__ = ["PackError", "load_pack", "parse_board", "DEFAULT_PACK_DIR", "SPELL_EFFECTS", "LIMITS", "FIXED_RULES"]
 
 DEFAULT_PACK_DIR = Path(__file__).resolve().parent.parent / "data" / "default"
 MANIFEST = "pack.json"
@@ -73,18 +79,65 @@ _GRIDS = ("tiers", "features", "rubble")
 _NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 _SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
 
-_RULE_KEYS = {
-    "trade_rate": "positive_int",
-    "set_size": "positive_int",
-    "retire_bribes": "positive_int",
-    "trollsmoot_rows": "int_list",
-    "horde_rows": "int_list",
-    "bribe_level2": "positive_int",
-    "bribe_level3": "positive_int",
-    "spellbook_size": "positive_int",
-    "runes_to_disintegrate": "positive_int",
-    "max_trolls": "positive_int",
+#: Upper (and a few lower) bounds on the numbers of a pack: what the game can use, with room for variants,
+#: and small enough for the state's array types (int8 counts, int16 piles) and a bounded action space.
+#: Each error names the file, the field and the allowed range. docs/rules-decisions.md lists them.
+LIMITS: dict[str, int] = {
+    "file_bytes": 1 << 20,  # any file of the pack (the default's largest is under 10 kB)
+    "board_rows": 40,  # rows and columns of a board side (the default's are 13-17)
+    "cell_offset": 7,  # a tunnel or hall cell's row/column offset: shapes fit an 8 x 8 box
+    "tile_count": 50,  # tiles in one tunnel stack, workshop tiles of one kind (int8 supplies)
+    "kinds": 20,  # tunnel stacks, great halls
+    "workshop_kinds": 50,
+    "spells": 100,
+    "starters_min": 5,  # the draft deals 2 and draws 3 more to fill the 4-slot starting row
+    "starters": 20,
+    "horde_per_level": 200,
+    "symbols": 6,  # symbols on one troll card
+    "amount": 20,  # resources in one gain, give or spell option
+    "give_any": 6,  # "any N resources" (one action per multiset: 924 for N = 6)
+    "spell_options": 10,
+    "statue_moves": 10,
+    "honour": 50,  # one honour value: tunnel chart, statue value, hall, pedestal token, coronation token
+    "pedestal_multiplier": 5,
+    "supply": 200,  # tokens of one resource (int16 piles)
+    "statues_per_clan": 30,
+    "pedestals_per_clan": 30,
+    "actions": 100_000,  # the flat action space of a board side (the default: 9,790 and 6,572)
 }
+
+#: Rule keys and the range each may take; the engine reads every one of them (``Game`` and ``ActionLayout``).
+#: ``set_size`` must also stay below ``trade_rate`` (final scoring's exact best-sets count relies on it).
+_RULE_RANGES: dict[str, tuple[int, int]] = {
+    "trade_rate": (2, 8),  # 8: 21,021 trade actions; 1 would offer a 1:1 trade of a token for itself
+    "set_size": (1, 7),
+    "retire_bribes": (1, 20),
+    "spellbook_size": (1, 10),
+    "runes_to_disintegrate": (1, 10),
+}
+
+
+def _row_bribes(row: int) -> int:
+    """Bribes owed to recruit from a full horde row: one per troll beneath (rulebook, *Recruit*)."""
+    return len(HORDE_BENEATH[HORDE_ROW.index(row)])
+
+
+#: Rule keys the engine's geometry fixes, with the only value allowed and why. The trollsmoot and horde
+#: pyramids are built into the flat action layout (draft, recruit, slot choices), the observation and the
+#: saved states' array shapes (``mk_env/rules/actions.py``); the bribes follow from the horde pyramid.
+FIXED_RULES: dict[str, tuple[object, str]] = {
+    "trollsmoot_rows": (list(TROLLSMOOT_ROWS), "the trollsmoot pyramid's rows: the action layout, the "
+                        "observation and saved states are built on its 10 slots"),
+    "horde_rows": (list(HORDE_ROWS), "the horde pyramid's rows: the action layout, the observation and "
+                   "saved states are built on its 12 slots"),
+    "max_trolls": (sum(TROLLSMOOT_ROWS), "a full trollsmoot: recruiting stops and a coronation token is "
+                   "taken when every slot of the pyramid is filled"),
+    "bribe_level2": (_row_bribes(1), "one bribe per troll beneath: a Level-2 horde slot rests on 2 "
+                     "Level-1 slots"),
+    "bribe_level3": (_row_bribes(2), "one bribe per troll beneath: a Level-3 horde slot rests on 2 "
+                     "Level-2 and 3 Level-1 slots"),
+}
+_RULE_KEYS = (*_RULE_RANGES, *FIXED_RULES)
 _COMPONENT_KEYS = (
     "tunnel_tiles", "great_halls", "spells", "workshop_kinds", "workshop_tiles", "starter_trolls",
     "horde_trolls", "pedestal_tokens",
@@ -124,22 +177,34 @@ def _join(field: str, key: str | int) -> str:
     return f"{field}.{key}" if field else key
 
 
-def _list(v: Any, file: str, field: str, length: int | None = None) -> list:
+def _list(v: Any, file: str, field: str, length: int | None = None, most: int | None = None) -> list:
     if not isinstance(v, list):
         raise PackError(file, field, f"expected a list, got {type(v).__name__}")
     if length is not None and len(v) != length:
         raise PackError(file, field, f"expected {length} items, got {len(v)}")
+    if most is not None and len(v) > most:
+        raise PackError(file, field, f"{len(v)} items; at most {most} are allowed")
     return v
 
 
 def _int(v: Any, file: str, field: str, lo: int | None = None, hi: int | None = None) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        raise PackError(file, field, f"expected an integer, got {v!r}")
+        raise PackError(file, field, f"expected an integer, got {short_repr(v)}")
+    allowed = f"allowed: {lo if lo is not None else '...'}..{hi if hi is not None else '...'}"
     if lo is not None and v < lo:
-        raise PackError(file, field, f"{v} is below the minimum {lo}")
+        raise PackError(file, field, f"{short_repr(v)} is below the minimum {lo} ({allowed})")
     if hi is not None and v > hi:
-        raise PackError(file, field, f"{v} is above the maximum {hi}")
+        raise PackError(file, field, f"{short_repr(v)} is above the maximum {hi} ({allowed})")
     return v
+
+
+def short_repr(v: Any, width: int = 40) -> str:
+    """``repr(v)`` cut to ``width`` characters, for error messages about values a hostile file may make
+    huge (an integer of thousands of digits is not even printable)."""
+    if isinstance(v, int) and v.bit_length() > 100:
+        return f"an integer of {v.bit_length()} bits"
+    text = repr(v)
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def _bool(v: Any, file: str, field: str) -> bool:
@@ -166,7 +231,7 @@ def _amounts(v: Any, file: str, field: str) -> tuple[tuple[str, int], ...]:
     if not v:
         raise PackError(file, field, "must name at least one resource")
     for k, n in v.items():
-        _int(n, file, _join(field, k), lo=1)
+        _int(n, file, _join(field, k), 1, LIMITS["amount"])
     return tuple((r, v[r]) for r in RESOURCES if r in v)
 
 
@@ -178,7 +243,8 @@ def _cells(v: Any, file: str, field: str, lo: int, hi: int) -> tuple[tuple[int, 
     cells = []
     for i, c in enumerate(v):
         _list(c, file, _join(field, i), length=2)
-        cells.append((_int(c[0], file, f"{field}[{i}][0]"), _int(c[1], file, f"{field}[{i}][1]")))
+        top = LIMITS["cell_offset"]
+        cells.append((_int(c[0], file, f"{field}[{i}][0]", 0, top), _int(c[1], file, f"{field}[{i}][1]", 0, top)))
     if len(set(cells)) != len(cells):
         raise PackError(file, field, "repeats a cell")
     if not _connected(cells):
@@ -254,6 +320,10 @@ def parse_board(text: str, name: str, source: str = "<text>") -> BoardSide:
 
     height = len(grids["tiers"])
     width = len(grids["tiers"][0])
+    top = LIMITS["board_rows"]
+    if height > top or width > top:
+        raise PackError(source, "[tiers]", f"{height} rows x {width} columns; a board side has at most {top} "
+                        f"of each (allowed: 1..{top})")
     for g in _GRIDS:
         if len(grids[g]) != height:
             raise PackError(source, f"[{g}]", f"has {len(grids[g])} rows; [tiers] has {height}")
@@ -424,23 +494,35 @@ def _reaches_tier(tier: np.ndarray, start: tuple[int, int], target: int, blocked
 # the JSON files
 
 
-def _read_json(root: Path, rel: str) -> Any:
+def _read_text(root: Path, rel: str) -> str:
+    """The text of a pack file, refused when missing, unreadable, not UTF-8 or over ``LIMITS["file_bytes"]``."""
     path = root / rel
     try:
-        text = path.read_text(encoding="utf-8")
+        size = path.stat().st_size
+        if size > LIMITS["file_bytes"]:
+            raise PackError(rel, "", f"{size} bytes; a pack file may hold at most {LIMITS['file_bytes']} bytes")
+        if not path.is_file():
+            raise PackError(rel, "", f"not a regular file ({path})")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise PackError(rel, "", f"file not found ({path})") from None
-    except OSError as e:
+    except (OSError, UnicodeDecodeError) as e:
         raise PackError(rel, "", f"cannot read: {e}") from None
+
+
+def _read_json(root: Path, rel: str) -> Any:
+    text = _read_text(root, rel)
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise PackError(rel, f"line {e.lineno} col {e.colno}", f"bad JSON: {e.msg}") from None
+    except (ValueError, RecursionError) as e:  # an integer of thousands of digits, nesting too deep
+        raise PackError(rel, "", f"bad JSON: {str(e) or type(e).__name__}") from None
 
 
 def _load_tunnels(data: Any, file: str) -> tuple[TunnelShape, ...]:
     _dict(data, file, "", required=("tunnels",))
-    items = _list(data["tunnels"], file, "tunnels")
+    items = _list(data["tunnels"], file, "tunnels", most=LIMITS["kinds"])
     out = []
     for i, t in enumerate(items):
         f = f"tunnels[{i}]"
@@ -454,7 +536,8 @@ def _load_tunnels(data: Any, file: str) -> tuple[TunnelShape, ...]:
             if t["anchor"] is None:
                 raise PackError(file, f + ".anchor", f"a size-{len(cells)} tunnel needs an anchor")
             anchor = _int(t["anchor"], file, f + ".anchor", 0, len(cells) - 1)
-        out.append(TunnelShape(name=_str(t["name"], file, f + ".name"), count=_int(t["count"], file, f + ".count", 1),
+        out.append(TunnelShape(name=_str(t["name"], file, f + ".name"),
+                               count=_int(t["count"], file, f + ".count", 1, LIMITS["tile_count"]),
                                cells=cells, anchor=anchor))
     _unique([t.name for t in out], file, "tunnels", "tunnel name")
     return tuple(out)
@@ -463,7 +546,7 @@ def _load_tunnels(data: Any, file: str) -> tuple[TunnelShape, ...]:
 def _load_trolls(data: Any, file: str) -> tuple[tuple[TrollCard, ...], tuple[TrollCard, ...]]:
     _dict(data, file, "", required=("starters", "horde"))
     starters = []
-    for i, t in enumerate(_list(data["starters"], file, "starters")):
+    for i, t in enumerate(_list(data["starters"], file, "starters", most=LIMITS["starters"])):
         f = f"starters[{i}]"
         _dict(t, file, f, required=("id", "name", "clan", "level", "symbols", "starting"))
         if t["clan"] != "starter":
@@ -478,12 +561,12 @@ def _load_trolls(data: Any, file: str) -> tuple[tuple[TrollCard, ...], tuple[Tro
         starters.append(TrollCard(id=_str(t["id"], file, f + ".id"), name=_str(t["name"], file, f + ".name"),
                                   clan="starter", level=0, symbols=symbols, starting=tuple(starting)))
     horde = []
-    for i, t in enumerate(_list(data["horde"], file, "horde")):
+    for i, t in enumerate(_list(data["horde"], file, "horde", most=3 * LIMITS["horde_per_level"])):
         f = f"horde[{i}]"
         _dict(t, file, f, required=("id", "name", "clan", "level", "symbols"))
         clan = _name(t["clan"], file, f + ".clan", TROLL_CLANS, "clan")
         level = _int(t["level"], file, f + ".level", 1, 3)
-        symbols = _troll_symbols(t["symbols"], file, f + ".symbols", 1, 6, clan)
+        symbols = _troll_symbols(t["symbols"], file, f + ".symbols", 1, LIMITS["symbols"], clan)
         horde.append(TrollCard(id=_str(t["id"], file, f + ".id"), name=_str(t["name"], file, f + ".name"),
                                clan=clan, level=level, symbols=symbols))
     _unique([t.id for t in starters + horde], file, "starters/horde", "troll id")
@@ -505,7 +588,7 @@ def _troll_symbols(v: Any, file: str, field: str, lo: int, hi: int, clan: str) -
 def _load_spells(data: Any, file: str) -> tuple[Spell, ...]:
     _dict(data, file, "", required=("spells",))
     out = []
-    for i, s in enumerate(_list(data["spells"], file, "spells")):
+    for i, s in enumerate(_list(data["spells"], file, "spells", most=LIMITS["spells"])):
         f = f"spells[{i}]"
         _dict(s, file, f, required=("id", "name", "effect", "params"), optional=("text",))
         sid = _str(s["id"], file, f + ".id")
@@ -519,9 +602,9 @@ def _load_spells(data: Any, file: str) -> tuple[Spell, ...]:
             if kind == "bool":
                 _bool(params[key], file, pf)
             elif kind == "positive_int":
-                _int(params[key], file, pf, lo=1)
+                _int(params[key], file, pf, 1, LIMITS["statue_moves"])
             elif kind == "resource_options":
-                opts = _list(params[key], file, pf)
+                opts = _list(params[key], file, pf, most=LIMITS["spell_options"])
                 if not opts:
                     raise PackError(file, pf, "needs at least one option")
                 for j, o in enumerate(opts):
@@ -536,11 +619,11 @@ def _load_spells(data: Any, file: str) -> tuple[Spell, ...]:
 def _load_workshops(data: Any, file: str) -> tuple[Workshop, ...]:
     _dict(data, file, "", required=("workshops",))
     out = []
-    for i, w in enumerate(_list(data["workshops"], file, "workshops")):
+    for i, w in enumerate(_list(data["workshops"], file, "workshops", most=LIMITS["workshop_kinds"])):
         f = f"workshops[{i}]"
         _dict(w, file, f, required=("name", "count", "trades"), optional=("wild_carts_only", "text"))
         trades = []
-        for j, t in enumerate(_list(w["trades"], file, f + ".trades")):
+        for j, t in enumerate(_list(w["trades"], file, f + ".trades", most=LIMITS["spell_options"])):
             tf = f"{f}.trades[{j}]"
             if not isinstance(t, dict):
                 raise PackError(file, tf, f"expected an object, got {type(t).__name__}")
@@ -551,7 +634,8 @@ def _load_workshops(data: Any, file: str) -> tuple[Workshop, ...]:
                 trades.append(WorkshopTrade(move_from_troll=True))
             elif "give_any" in t:
                 _dict(t, file, tf, required=("give_any", "gain"))
-                trades.append(WorkshopTrade(give_any=_int(t["give_any"], file, tf + ".give_any", lo=1),
+                trades.append(WorkshopTrade(give_any=_int(t["give_any"], file, tf + ".give_any", 1,
+                                                          LIMITS["give_any"]),
                                             gain=_amounts(t["gain"], file, tf + ".gain")))
             else:
                 _dict(t, file, tf, required=("give", "gain"), optional=("give_any", "move_from_troll"))
@@ -559,7 +643,8 @@ def _load_workshops(data: Any, file: str) -> tuple[Workshop, ...]:
                                             gain=_amounts(t["gain"], file, tf + ".gain")))
         if not trades:
             raise PackError(file, f + ".trades", "a workshop needs at least one trade")
-        out.append(Workshop(name=_str(w["name"], file, f + ".name"), count=_int(w["count"], file, f + ".count", 1),
+        out.append(Workshop(name=_str(w["name"], file, f + ".name"),
+                            count=_int(w["count"], file, f + ".count", 1, LIMITS["tile_count"]),
                             trades=tuple(trades),
                             wild_carts_only=_bool(w.get("wild_carts_only", False), file, f + ".wild_carts_only"),
                             text=_str(w.get("text", ""), file, f + ".text", nonempty=False)))
@@ -570,13 +655,13 @@ def _load_workshops(data: Any, file: str) -> tuple[Workshop, ...]:
 def _load_halls(data: Any, file: str, tunnels: tuple[TunnelShape, ...]) -> tuple[GreatHall, ...]:
     _dict(data, file, "", required=("great_halls",))
     out = []
-    for i, h in enumerate(_list(data["great_halls"], file, "great_halls")):
+    for i, h in enumerate(_list(data["great_halls"], file, "great_halls", most=LIMITS["kinds"])):
         f = f"great_halls[{i}]"
         _dict(h, file, f, required=("name", "cells", "altar", "low", "high"))
         cells = _cells(h["cells"], file, f + ".cells", 4, 8)
         altar = _int(h["altar"], file, f + ".altar", 0, len(cells) - 1)
-        low = _int(h["low"], file, f + ".low", lo=0)
-        high = _int(h["high"], file, f + ".high", lo=low)
+        low = _int(h["low"], file, f + ".low", 0, LIMITS["honour"])
+        high = _int(h["high"], file, f + ".high", low, LIMITS["honour"])
         # a hall is laid over tunnels that exactly fill its shape, so some set of tunnel tiles must tile it
         if not _tileable(cells, tunnels):
             raise PackError(file, f + ".cells", "no set of two or more tunnel tiles covers this shape exactly")
@@ -626,15 +711,134 @@ def _tileable(cells: tuple[tuple[int, int], ...], tunnels: tuple[TunnelShape, ..
 # the manifest and the whole pack
 
 
+@dataclass(frozen=True)
+class _Loaded:
+    """A pack loaded from a folder, with the (name, size, mtime) stamp of its files when it was read."""
+
+    pack: ContentPack
+    files: tuple[str, ...]
+    stamp: tuple[tuple[str, int, int], ...]
+
+
+_BY_PATH: dict[str, _Loaded] = {}
+#: packs by content (``pack_id`` ends with the hash of every file); the most recently loaded last
+_BY_CONTENT: OrderedDict[str, ContentPack] = OrderedDict()
+_CONTENT_CACHE_SIZE = 32
+
+
 def load_pack(path: str | os.PathLike | None = None) -> ContentPack:
-    """Load and validate the pack in folder ``path`` (``None``: the default pack). Cached by resolved path."""
-    root = DEFAULT_PACK_DIR if path is None else Path(path)
-    return _load_pack_cached(str(root.resolve()))
+    """Load and validate the pack in folder ``path`` (``None``: the default pack).
+
+    Cached by content: when a file of the pack changed on disk (size or modification time) since it was
+    last read here, the pack is read and validated again; packs with identical files (the same
+    ``pack_id``) are one and the same object, wherever they lie.
+    """
+    root = (DEFAULT_PACK_DIR if path is None else Path(path)).resolve()
+    key = str(root)
+    hit = _BY_PATH.get(key)
+    if hit is not None and _stamp(root, hit.files) == hit.stamp:
+        return hit.pack
+    pack, files = _load(root)
+    pack = _BY_CONTENT.setdefault(pack.pack_id, pack)
+    _BY_CONTENT.move_to_end(pack.pack_id)
+    while len(_BY_CONTENT) > _CONTENT_CACHE_SIZE:
+        _BY_CONTENT.popitem(last=False)
+    _BY_PATH[key] = _Loaded(pack, files, _stamp(root, files))
+    return pack
 
 
-@functools.lru_cache(maxsize=None)
-def _load_pack_cached(root_str: str) -> ContentPack:
-    root = Path(root_str)
+def _stamp(root: Path, files: tuple[str, ...]) -> tuple[tuple[str, int, int], ...]:
+    """(name, size, modification time in ns) of each file; (name, -1, -1) for one that is missing."""
+    out = []
+    for rel in files:
+        try:
+            st = (root / rel).stat()
+            out.append((rel, st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append((rel, -1, -1))
+    return tuple(out)
+
+
+def _digest(root: Path, rel_files: list[str]) -> str:
+    """sha256 of every file of the pack (the manifest included), in name order, as hex."""
+    digest = hashlib.sha256()
+    for rel in sorted([MANIFEST, *rel_files]):
+        digest.update(rel.encode("utf-8") + b"\0")
+        digest.update((root / rel).read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def _load_rules(raw: Any, file: str) -> dict:
+    """``pack.json`` ``rules``: each editable number in its range, each fixed one (may be left out) at the
+    engine's value; returns every rule key with its value."""
+    rules = _dict(raw, file, "rules", required=tuple(_RULE_RANGES), optional=tuple(FIXED_RULES))
+    for k, (lo, hi) in _RULE_RANGES.items():
+        _int(rules[k], file, f"rules.{k}", lo, hi)
+    rate, size = rules["trade_rate"], rules["set_size"]
+    if size >= rate:
+        raise PackError(file, "rules.set_size", f"{size} is not below trade_rate {rate}: final scoring counts the "
+                        f"best sets exactly only when a set is smaller than a trade (allowed: 1..{rate - 1})")
+    for k, (value, why) in FIXED_RULES.items():
+        if k in rules and json.dumps(rules[k]) != json.dumps(value):
+            raise PackError(file, f"rules.{k}", f"{short_repr(rules[k])} is not allowed: the engine fixes this number "
+                            f"at {json.dumps(value)} ({why}); keep {json.dumps(value)} or leave the key out")
+    out = dict(rules)
+    for k, (value, _) in FIXED_RULES.items():
+        out.setdefault(k, value)
+    return out
+
+
+def _load_coronation(raw: Any, file: str) -> dict[int, tuple[int, ...]]:
+    """``pack.json`` ``coronation_tokens``: player count -> token values. Each player takes at most one
+    token (the first time the trollsmoot is full) and the last one triggers the end, so a count has 1 to
+    that many tokens: more could never all be taken and the game would never end."""
+    _dict(raw, file, "coronation_tokens", optional=tuple(str(n) for n in PLAYER_COUNTS))
+    out: dict[int, tuple[int, ...]] = {}
+    for k, v in raw.items():
+        field = f"coronation_tokens.{k}"
+        vals = _list(v, file, field)
+        if not 1 <= len(vals) <= int(k):
+            raise PackError(file, field, f"{len(vals)} tokens; {k} players can take 1..{k} (one each, and the "
+                            "last one ends the game)")
+        out[int(k)] = tuple(_int(x, file, f"{field}[{j}]", 0, LIMITS["honour"]) for j, x in enumerate(vals))
+    return dict(sorted(out.items()))
+
+
+def _check_action_space(boards: dict[str, tuple[str, BoardSide]], tunnels: tuple[TunnelShape, ...],
+                        halls: tuple[GreatHall, ...], spells: tuple[Spell, ...], workshops: tuple[Workshop, ...],
+                        n_starters: int, rules: dict, files: dict) -> None:
+    """Refuse a pack whose flat action space (``ActionLayout``) could exceed ``LIMITS["actions"]`` on some
+    board side. The bound adds up each block's size (digs and halls: every square times every
+    orientation); the error names the file and field of the largest block."""
+    n_res = len(RESOURCES)
+    conversions = sum(len(TOKEN_KINDS) * sum(TROLLSMOOT_ROWS) if t.move_from_troll
+                      else math.comb(t.give_any + n_res - 1, n_res - 1) if t.give_any else 1
+                      for w in workshops for t in w.trades)
+    options = max([len(s.params.get("options", ())) for s in spells] + [1])
+    fixed = (1 + n_starters * TROLLSMOOT_ROWS[0] + rules["spellbook_size"] + options + len(workshops)
+             + n_res + 3 * len(MINERALS) + sum(TROLLSMOOT_ROWS) + sum(HORDE_ROWS) * (1 + sum(TROLLSMOOT_ROWS[1:])))
+    tunnel_orients = sum(len(_orientations(t.cells)) for t in tunnels)
+    hall_orients = sum(len(_orientations(h.cells)) for h in halls)
+    for name, (rel, board) in boards.items():
+        squares = board.height * board.width
+        parts = {  # block: (most actions, file, field that sets it)
+            "trade": (math.comb(rules["trade_rate"] + n_res - 1, n_res - 1) * n_res, MANIFEST, "rules.trade_rate"),
+            "workshop_use": (conversions, files["workshops"], "workshops"),
+            "dig": (squares * tunnel_orients, files["tunnels"], "tunnels"),
+            "hall": (squares * hall_orients, files["great_halls"], "great_halls"),
+            "board squares": (4 * squares, rel, "[tiers]"),  # gates, workshop sites, statue choices
+            "the rest": (fixed, MANIFEST, "rules"),
+        }
+        total = sum(n for n, _, _ in parts.values())
+        if total > LIMITS["actions"]:
+            block, (n, file, field) = max(parts.items(), key=lambda kv: kv[1][0])
+            raise PackError(file, field, f"board side {name!r} could have up to {total:,} actions (the {block} "
+                            f"block up to {n:,}); the action space is limited to {LIMITS['actions']:,}")
+
+
+def _load(root: Path) -> tuple[ContentPack, tuple[str, ...]]:
+    """Read and validate the pack in folder ``root``; also returns the names of its files."""
     if not root.is_dir():
         raise PackError(MANIFEST, "", f"pack folder not found ({root})")
     m = _read_json(root, MANIFEST)
@@ -673,31 +877,21 @@ def _load_pack_cached(root_str: str) -> ContentPack:
             _int(comp[k], file, f"components.{k}", lo=0)
     horde_counts = _dict(comp["horde_trolls"], file, "components.horde_trolls", required=("1", "2", "3"))
     for k, v in horde_counts.items():
-        _int(v, file, f"components.horde_trolls.{k}", lo=0)
+        _int(v, file, f"components.horde_trolls.{k}", 0, LIMITS["horde_per_level"])
 
-    rules = _dict(m["rules"], file, "rules", required=tuple(_RULE_KEYS))
-    for k, kind in _RULE_KEYS.items():
-        if kind == "positive_int":
-            _int(rules[k], file, f"rules.{k}", lo=1)
-        else:
-            for j, x in enumerate(_list(rules[k], file, f"rules.{k}")):
-                _int(x, file, f"rules.{k}[{j}]", lo=1)
-    if len(rules["horde_rows"]) != 3:
-        raise PackError(file, "rules.horde_rows", "expected one row size for each of the 3 levels")
-    if rules["max_trolls"] != sum(rules["trollsmoot_rows"]):
-        raise PackError(file, "rules.max_trolls", f"{rules['max_trolls']} is not the sum of trollsmoot_rows "
-                        f"({sum(rules['trollsmoot_rows'])})")
-
+    rules = _load_rules(m["rules"], file)
+    honour = LIMITS["honour"]
     honour_raw = _dict(m["tunnel_honour"], file, "tunnel_honour", optional=("2", "3", "4", "5"))
     tunnel_honour: dict[int, dict[str, int]] = {}
     for k, row in honour_raw.items():
         _dict(row, file, f"tunnel_honour.{k}", required=MINERALS)
-        tunnel_honour[int(k)] = {mn: _int(row[mn], file, f"tunnel_honour.{k}.{mn}", lo=0) for mn in MINERALS}
+        tunnel_honour[int(k)] = {mn: _int(row[mn], file, f"tunnel_honour.{k}.{mn}", 0, honour) for mn in MINERALS}
     tunnel_honour = dict(sorted(tunnel_honour.items()))
 
-    statue_values = tuple(_int(x, file, f"statue_values[{i}]", lo=0)
+    statue_values = tuple(_int(x, file, f"statue_values[{i}]", 0, honour)
                           for i, x in enumerate(_list(m["statue_values"], file, "statue_values", N_TIERS)))
-    pedestal_multiplier = _int(m["pedestal_multiplier"], file, "pedestal_multiplier", lo=1)
+    pedestal_multiplier = _int(m["pedestal_multiplier"], file, "pedestal_multiplier", 1,
+                               LIMITS["pedestal_multiplier"])
     tokens = _list(m["pedestal_tokens"], file, "pedestal_tokens")
     if len(tokens) != N_TIERS * N_CLANS:
         raise PackError(file, "pedestal_tokens", f"expected {N_TIERS * N_CLANS} tokens (one per tier and clan), "
@@ -705,36 +899,20 @@ def _load_pack_cached(root_str: str) -> ContentPack:
     if len(tokens) != comp["pedestal_tokens"]:
         raise PackError(file, "pedestal_tokens", f"{len(tokens)} tokens but components.pedestal_tokens is "
                         f"{comp['pedestal_tokens']}")
-    pedestal_tokens = tuple(_int(x, file, f"pedestal_tokens[{i}]", lo=0) for i, x in enumerate(tokens))
-
-    cor = m["coronation_tokens"]
-    _dict(cor, file, "coronation_tokens", optional=tuple(cor) if isinstance(cor, dict) else ())
-    coronation_tokens: dict[int, tuple[int, ...]] = {}
-    for k, v in cor.items():
-        if not k.isdigit() or int(k) < 2:
-            raise PackError(file, f"coronation_tokens.{k}", "keys are player counts (2 or more)")
-        vals = _list(v, file, f"coronation_tokens.{k}")
-        if not vals:
-            raise PackError(file, f"coronation_tokens.{k}", "needs at least one token")
-        coronation_tokens[int(k)] = tuple(_int(x, file, f"coronation_tokens.{k}[{j}]", lo=0)
-                                          for j, x in enumerate(vals))
-    coronation_tokens = dict(sorted(coronation_tokens.items()))
+    pedestal_tokens = tuple(_int(x, file, f"pedestal_tokens[{i}]", 0, honour) for i, x in enumerate(tokens))
+    coronation_tokens = _load_coronation(m["coronation_tokens"], file)
 
     sup = _dict(m["supply"], file, "supply", required=RESOURCES)
-    supply = {r: _int(sup[r], file, f"supply.{r}", lo=1) for r in RESOURCES}
-    statues_per_clan = _int(m["statues_per_clan"], file, "statues_per_clan", lo=1)
-    pedestals_per_clan = _int(m["pedestals_per_clan"], file, "pedestals_per_clan", lo=0)
+    supply = {r: _int(sup[r], file, f"supply.{r}", 1, LIMITS["supply"]) for r in RESOURCES}
+    statues_per_clan = _int(m["statues_per_clan"], file, "statues_per_clan", 1, LIMITS["statues_per_clan"])
+    pedestals_per_clan = _int(m["pedestals_per_clan"], file, "pedestals_per_clan", 0,
+                              LIMITS["pedestals_per_clan"])
 
     # --- boards
     boards: dict[str, BoardSide] = {}
+    board_file: dict[str, tuple[str, BoardSide]] = {}
     for i, rel in enumerate(board_files):
-        try:
-            text = (root / rel).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise PackError(rel, "", f"file not found ({root / rel})") from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise PackError(rel, "", f"cannot read: {e}") from None
-        board = parse_board(text, Path(rel).stem, source=rel)
+        board = parse_board(_read_text(root, rel), Path(rel).stem, source=rel)
         if board.name in boards:
             raise PackError(file, f"files.boards[{i}]", f"two boards named {board.name!r}")
         n_statues = N_CLANS * statues_per_clan
@@ -746,6 +924,7 @@ def _load_pack_cached(root_str: str) -> ContentPack:
             raise PackError(rel, "[features]", f"{len(board.workshop_sites)} workshop sites; need more than the "
                             f"{most_revealed} workshops revealed for {max(board.player_counts)} players")
         boards[board.name] = board
+        board_file[board.name] = (rel, board)
     all_counts = sorted({p for b in boards.values() for p in b.player_counts})
     for p in all_counts:
         if p not in coronation_tokens:
@@ -766,18 +945,24 @@ def _load_pack_cached(root_str: str) -> ContentPack:
     if len(starters) != comp["starter_trolls"]:
         raise PackError(files["trolls"], "starters", f"{len(starters)} starter trolls; components.starter_trolls "
                         f"in {MANIFEST} is {comp['starter_trolls']}")
-    if len(starters) < rules["trollsmoot_rows"][0]:
-        raise PackError(files["trolls"], "starters", f"fewer starters than the {rules['trollsmoot_rows'][0]} "
-                        "slots of the starting row")
+    if len(starters) < LIMITS["starters_min"]:
+        raise PackError(files["trolls"], "starters", f"{len(starters)} starter trolls; the draft needs at least "
+                        f"{LIMITS['starters_min']} (2 dealt, 3 drawn to fill the {TROLLSMOOT_ROWS[0]} slots of the "
+                        f"starting row; allowed: {LIMITS['starters_min']}..{LIMITS['starters']})")
     by_level = Counter(t.level for t in horde)
     for lvl in (1, 2, 3):
         want = horde_counts[str(lvl)]
         if by_level[lvl] != want:
             raise PackError(files["trolls"], "horde", f"{by_level[lvl]} Level-{lvl} trolls; "
                             f"components.horde_trolls.{lvl} in {MANIFEST} is {want}")
-        if by_level[lvl] < rules["horde_rows"][lvl - 1]:
+        if by_level[lvl] < HORDE_ROWS[lvl - 1]:
             raise PackError(files["trolls"], "horde", f"{by_level[lvl]} Level-{lvl} trolls cannot fill a horde "
-                            f"row of {rules['horde_rows'][lvl - 1]}")
+                            f"row of {HORDE_ROWS[lvl - 1]}")
+    # every seat must be able to fill its trollsmoot, or the coronation (the game's end) may never come
+    recruits = (sum(TROLLSMOOT_ROWS) - TROLLSMOOT_ROWS[0]) * max(all_counts)
+    if len(horde) < recruits:
+        raise PackError(files["trolls"], "horde", f"{len(horde)} horde trolls; {max(all_counts)} players "
+                        f"filling their trollsmoots recruit {recruits}, so the game could never end")
 
     # --- spells
     spells = _load_spells(_read_json(root, files["spells"]), files["spells"])
@@ -807,13 +992,10 @@ def _load_pack_cached(root_str: str) -> ContentPack:
         raise PackError(files["great_halls"], "great_halls", f"{len(halls)} halls; components.great_halls in "
                         f"{MANIFEST} is {comp['great_halls']}")
 
+    _check_action_space(board_file, tunnels, halls, spells, workshops, len(starters), rules, files)
+
     # --- identity: hash of every file of the pack, in name order
-    digest = hashlib.sha256()
-    for rel in sorted([MANIFEST, *rel_files]):
-        digest.update(rel.encode("utf-8") + b"\0")
-        digest.update((root / rel).read_bytes())
-        digest.update(b"\0")
-    pack_id = f"{name}@{version}+{digest.hexdigest()[:12]}"
+    pack_id = f"{name}@{version}+{_digest(root, rel_files)[:12]}"
 
     return ContentPack(
         pack_id=pack_id,
@@ -832,5 +1014,5 @@ def _load_pack_cached(root_str: str) -> ContentPack:
         supply=supply,
         statues_per_clan=statues_per_clan,
         pedestals_per_clan=pedestals_per_clan,
-        rules=dict(rules),
-    )
+        rules=rules,
+    ), (MANIFEST, *rel_files)

@@ -229,12 +229,32 @@ def _as_action(st: GameState, action) -> int:
     return a
 
 
+class StalledGameError(RuntimeError):
+    """The game cannot go on: a whole round of turns passed with only forced passes while the end is not
+    triggered, so the same round would repeat forever. A valid pack never gets here (the loader refuses
+    packs whose games cannot end); the error names the turn and the pack."""
+
+
 def _auto_advance(st: GameState) -> None:
     """Take every decision whose only legal action is pass (tested without building the legal set),
-    then compute, once, the legal set of the decision the agent faces (it is cached)."""
+    then compute, once, the legal set of the decision the agent faces (it is cached).
+
+    Guard: passes change nothing but the seat and the turn counter, so once every seat in a row has had
+    a turn of forced passes before the end is triggered, the game would cycle forever; that raises
+    :class:`StalledGameError` instead of looping."""
+    first_turn = st.turn
     while st.phase != GAME_OVER:
         if pass_is_forced(st):
+            before = (st.phase, st.current, st.turn, st.pending)
             _dispatch(st, 0)
+            if (st.phase, st.current, st.turn, st.pending) == before:
+                raise StalledGameError(f"a forced pass in phase {PHASE_NAMES[before[0]]} changed nothing "
+                                       "(engine bug); the same pass would repeat forever")
+            if st.turn - first_turn > st.num_players and st.final_turns_left < 0:
+                raise StalledGameError(
+                    f"the game cannot go on: from turn {first_turn} to {st.turn} every seat's turn was only "
+                    f"forced passes and the end (the last coronation token) is not triggered, so no turn "
+                    f"would ever change anything; data pack {st.game.pack.pack_id}")
             continue
         if len(legal_actions(st)) == 0:
             raise RuntimeError(f"no legal decision in phase {PHASE_NAMES[st.phase]} (engine bug)")

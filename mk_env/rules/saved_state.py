@@ -1,0 +1,268 @@
+"""Reading a saved state (:meth:`GameState.to_json`) back, refusing anything a game could not reach.
+
+A save is checked in three passes, and the first fault found is reported as a :class:`StateError` that
+names the field (and the index or key) and what is allowed:
+
+1. **Header**: format version, data pack, game options, every field present and no unknown one.
+2. **Types, shapes and ranges**: array fields are nested lists of the game's shape holding integers
+   (never floats or booleans; ``reach`` holds booleans) within the field's range (indices point at real
+   squares, cards, spells, sites, players; counts fit the field's type); plain fields have their type
+   (an ``int`` is not a ``bool``) and range; ``pending`` holds only the keys the phase uses.
+3. **Facts of the game**: :func:`mk_env.rules.invariants.check_invariants` (every token and card in
+   exactly one place, tiles where tiles may lie, networks as the tiles say, and so on).
+
+Pure: numpy and the rules engine only.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .actions import N_HORDE, N_SMOOT, TROLLSMOOT_ROWS
+from .content import N_CLANS, N_RESOURCES
+from .invariants import InvariantError, check_invariants
+from .pack_loader import short_repr
+from .phases import (BRIBE, DIG_MINERAL, DIG_PEDESTAL, DIG_WORKSHOP, PHASE_NAMES, RECRUIT_PEDESTAL, SPELL_DIG,
+                     SPELL_HORDE, SPELL_OPTION, SPELL_PEDESTAL, SPELL_SMOOT, SPELL_STATUE, STATUE_DEST)
+from .state import ARRAY_FIELDS, FORMAT_VERSION, SCALAR_FIELDS, GameState
+
+if TYPE_CHECKING:
+    from .game import Game
+
+#: the largest plain counter (turns, tile ids, ...) a save may hold
+_BIG = 2**31 - 1
+#: keys of ``pending`` each phase needs (the recruit, the dig, the spell or the statue move under way)
+_PENDING_NEEDED: dict[int, tuple[str, ...]] = {
+    SPELL_OPTION: ("spell",), SPELL_SMOOT: ("spell",), SPELL_HORDE: ("spell",), SPELL_PEDESTAL: ("spell",),
+    SPELL_DIG: ("spell",), SPELL_STATUE: ("spell",), BRIBE: ("horde", "smoot", "bribes"),
+    RECRUIT_PEDESTAL: ("horde", "smoot", "bribes", "card"), DIG_MINERAL: ("dig", "return"),
+    DIG_PEDESTAL: ("dig", "return"), DIG_WORKSHOP: ("dig", "return", "sites"), STATUE_DEST: ("statue", "back"),
+}
+
+
+class StateError(ValueError):
+    """A saved state that cannot be loaded: corrupt, truncated, from another pack or format, or impossible
+    (a fact no game could reach); the message names the field and what is allowed."""
+
+
+def read_state(game: Game, data: Any) -> GameState:
+    """The state saved as ``data`` (the parsed JSON of :meth:`GameState.to_json`), checked (see the
+    module docstring); raises :class:`StateError` naming the first fault."""
+    _check_header(game, data)
+    state = GameState(game)
+    shapes, ranges, specs = _tables(game)
+    for name, (lo, hi) in ranges.items():
+        setattr(state, name, _array(name, data[name], shapes[name], ARRAY_FIELDS[name], lo, hi))
+    for name, spec in specs.items():
+        setattr(state, name, _scalar(name, data[name], spec))
+    _check_ids(state)
+    state.pending = _pending(game, data["pending"], state.phase)
+    state._rng_state = _rng_state(data["rng"])
+    try:
+        check_invariants(state)
+    except InvariantError as e:
+        raise StateError(f"saved state is impossible: {e}") from None
+    except (IndexError, KeyError, ValueError, TypeError) as e:  # a fact the invariants do not name
+        raise StateError(f"saved state is inconsistent: checking it failed with {type(e).__name__}: {e}") from None
+    return state
+
+
+def _tables(game: Game) -> tuple[dict, dict, dict]:
+    """The game's array shapes, array ranges and plain-field specs (built once per game)."""
+    hit = game.__dict__.get("_save_tables")
+    if hit is None:
+        hit = game._save_tables = (game.array_shapes(), _array_ranges(game), _scalar_specs(game))
+    return hit
+
+
+def _check_header(game: Game, data: Any) -> None:
+    if not isinstance(data, dict):
+        raise StateError("saved state must be a JSON object")
+    version = data.get("format_version")
+    if type(version) is not int or version != FORMAT_VERSION:
+        raise StateError(f"saved state has format_version {version!r}; this engine reads version {FORMAT_VERSION}")
+    if data.get("pack_id") != game.pack.pack_id:
+        raise StateError(f"saved state is from data pack {data.get('pack_id')!r}, but this game uses "
+                         f"{game.pack.pack_id!r}")
+    if data.get("options") != game.options_dict():
+        raise StateError(f"saved state has options {data.get('options')!r}, but this game has "
+                         f"{game.options_dict()!r}")
+    fields = ["format_version", "pack_id", "options", "rng", *ARRAY_FIELDS, *SCALAR_FIELDS]
+    missing = [k for k in fields if k not in data]
+    if missing:
+        raise StateError(f"saved state is missing fields: {', '.join(missing)}")
+    unknown = sorted(str(k) for k in data if k not in fields)
+    if unknown:
+        raise StateError(f"saved state has unknown fields: {', '.join(unknown)}")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# arrays
+
+
+def _array_ranges(game: Game) -> dict[str, tuple[int, int]]:
+    """Each array field's allowed values (lowest, highest): indices name real things, counts fit the type."""
+    pack, n = game.pack, game.num_players
+    squares = game.geo.n_squares  # real squares 0..squares-1; the sentinel square is ``squares``
+    top = {name: int(np.iinfo(dtype).max) for name, dtype in ARRAY_FIELDS.items() if dtype is not np.bool_}
+    last_card, clan = len(game.cards) - 1, N_CLANS - 1
+    ranges = {name: (0, hi) for name, hi in top.items()}  # counts
+    ranges.update({
+        "kind": (0, 3), "tile": (-1, top["tile"]), "region": (-1, top["region"]),
+        "hall_at": (-1, len(pack.great_halls) - 1), "statue": (-1, clan), "pedestal": (-1, clan),
+        "buried": (-1, N_RESOURCES - 1), "reach": (0, 1), "gate_sq": (-1, squares - 1),
+        "hall_altar": (-1, squares - 1), "workshop": (-1, len(pack.workshops) - 1), "horde": (-1, last_card),
+        "horde_pedestal": (-1, clan), "spellbook": (-1, len(pack.spells) - 1), "track_taken": (-1, n - 1),
+        "smoot": (-1, last_card),
+    })
+    return ranges
+
+
+def _array(name: str, value: Any, shape: tuple[int, ...], dtype: Any, lo: int, hi: int) -> np.ndarray:
+    """One array field: nested lists of ``shape`` holding integers in lo..hi (booleans for ``reach``)."""
+    want = bool if dtype is np.bool_ else int
+    what = "an array of true/false" if want is bool else "a numeric array of integers"
+    try:
+        leaves = list(_leaves(value, len(shape))) if type(value) is list else None
+    except TypeError:
+        leaves = None
+    if leaves is None:
+        raise StateError(f"saved state field {name!r} is not {what} of shape {shape}")
+    types = set(map(type, leaves))
+    if types - {want}:
+        wrong = next(x for x in leaves if type(x) is not want)
+        raise StateError(f"saved state field {name!r} is not {what}: it holds {short_repr(wrong)} "
+                         f"({type(wrong).__name__})")
+    if want is int and leaves and (min(leaves) < lo or max(leaves) > hi):
+        flat = [i for i, x in enumerate(leaves) if not lo <= x <= hi][0]
+        where = [int(i) for i in np.unravel_index(flat, shape)] if len(leaves) == int(np.prod(shape)) else flat
+        raise StateError(f"saved state field {name!r} holds {short_repr(leaves[flat])} at {where}; allowed: {lo}..{hi}")
+    try:
+        arr = np.array(value, dtype=dtype)
+    except ValueError:  # ragged lists
+        arr = None
+    if arr is None or arr.shape != shape:
+        got = "ragged lists" if arr is None else arr.shape
+        raise StateError(f"saved state field {name!r} has shape {got}, expected {shape}")
+    return arr
+
+
+def _leaves(value: Any, depth: int):
+    """The innermost items of nested lists ``depth`` deep, in order."""
+    for _ in range(depth - 1):
+        value = itertools.chain.from_iterable(value)
+    return value
+
+
+# ---------------------------------------------------------------------------------------------------------
+# plain fields
+
+
+def _scalar_specs(game: Game) -> dict[str, tuple]:
+    """Each plain field: ("int", lo, hi), ("bool",), ("ints", lo, hi, length or None) or
+    ("lists", count, lo, hi) for a list of ``count`` lists of integers; ``pending`` is read on its own."""
+    n, pack = game.num_players, game.pack
+    sites = len(game.geo.site_squares)
+    cards, starters = len(game.cards), game.n_starters
+    return {
+        "phase": ("int", 0, _BIG), "current": ("int", 0, _BIG), "turn": ("int", 0, _BIG),
+        "board_version": ("int", 0, _BIG), "next_tile": ("int", 0, _BIG), "next_region": ("int", 0, _BIG),
+        "spell_cast": ("bool",), "workshops_left": ("int", 0, _BIG), "used_sites": ("ints", 0, sites - 1, None),
+        "active_site": ("int", -1, sites - 1), "uses_left": ("int", 0, _BIG), "bribe_any": ("bool",),
+        "ignore_rubble": ("bool",), "free_moves": ("int", 0, _BIG), "pending": ("pending",),
+        "final_turns_left": ("int", -1, _BIG), "coronation_left": ("ints", 0, _BIG, None),
+        "decks": ("lists", 3, starters, cards - 1), "deck_unseen": ("ints", 0, _BIG, 3),
+        "spell_deck": ("ints", 0, len(pack.spells) - 1, None), "spell_unseen": ("int", 0, _BIG),
+        "draft_deck": ("lists", n, 0, starters - 1), "draft_hand": ("lists", n, 0, starters - 1),
+        "draft_placed": ("ints", 0, TROLLSMOOT_ROWS[0], n), "tile_shape": ("ints", -1, len(pack.tunnels) - 1, None),
+        "history": ("ints", 0, game.layout.size - 1, None),
+    }
+
+
+def _scalar(name: str, value: Any, spec: tuple) -> Any:
+    kind = spec[0]
+    if kind == "pending":
+        return value  # read by _pending once the phase is known
+    if kind == "bool":
+        if type(value) is not bool:
+            raise StateError(f"saved state field {name!r} should be bool, got {type(value).__name__}")
+        return value
+    if kind == "int":
+        return _int(value, name, spec[1], spec[2])
+    if type(value) is not list:
+        raise StateError(f"saved state field {name!r} should be list, got {type(value).__name__}")
+    if kind == "ints":
+        _, lo, hi, length = spec
+        if length is not None and len(value) != length:
+            raise StateError(f"saved state field {name!r} has {len(value)} items, expected {length}")
+        return [_int(x, f"{name}[{i}]", lo, hi) for i, x in enumerate(value)]
+    _, count, lo, hi = spec  # "lists"
+    if len(value) != count:
+        raise StateError(f"saved state field {name!r} has {len(value)} lists, expected {count}")
+    return [_scalar(f"{name}[{i}]", v, ("ints", lo, hi, None)) for i, v in enumerate(value)]
+
+
+def _int(value: Any, name: str, lo: int, hi: int) -> int:
+    """An integer (not a bool, not a float) in lo..hi."""
+    if type(value) is not int:
+        raise StateError(f"saved state field {name!r} should be int, got {type(value).__name__} {short_repr(value)}")
+    if not lo <= value <= hi:
+        raise StateError(f"saved state field {name!r} is {short_repr(value)}; allowed: {lo}..{hi}")
+    return value
+
+
+def _pending(game: Game, value: Any, phase: int) -> dict:
+    """``pending``: the decision under way; only known keys, each of its type and range, those the phase
+    needs present. Lists become tuples (as the engine keeps them)."""
+    if type(value) is not dict:
+        raise StateError(f"saved state field 'pending' should be dict, got {type(value).__name__}")
+    geo = game.geo
+    specs = {
+        "spell": ("int", 0, int(game.pack.rules["spellbook_size"]) - 1), "smoot": ("int", 0, N_SMOOT - 1),
+        "horde": ("int", 0, N_HORDE - 1), "bribes": ("ints", 0, N_HORDE - 1, None),
+        "card": ("int", 0, len(game.cards) - 1), "dig": ("int", 0, len(geo.tunnel_placements.size) - 1),
+        "sites": ("ints", 0, len(geo.site_squares) - 1, None), "statue": ("int", 0, geo.n_squares - 1),
+        "back": ("int", 0, len(PHASE_NAMES) - 1), "return": None,
+    }
+    out: dict[str, Any] = {}
+    for key, v in value.items():
+        if key not in specs:
+            raise StateError(f"saved state field 'pending' has unknown key {key!r}; allowed: {', '.join(specs)}")
+        if key == "return":
+            if v not in ("spell", "step3"):
+                raise StateError(f"saved state field 'pending.return' is {short_repr(v)}; allowed: 'spell', 'step3'")
+            out[key] = v
+            continue
+        x = _scalar(f"pending.{key}", v, specs[key])
+        out[key] = tuple(x) if isinstance(x, list) else x
+    missing = [k for k in _PENDING_NEEDED.get(phase, ()) if k not in out]
+    if missing:
+        raise StateError(f"saved state field 'pending' lacks {', '.join(missing)}, which phase "
+                         f"{PHASE_NAMES[phase]} needs")
+    return out
+
+
+def _rng_state(value: Any) -> dict:
+    try:
+        bg = np.random.PCG64()
+        bg.state = value
+    except Exception as e:  # noqa: BLE001 - numpy raises several kinds here
+        raise StateError(f"saved state field 'rng' is not a PCG64 state: {e}") from None
+    return value
+
+
+def _check_ids(state: GameState) -> None:
+    """Ranges that depend on other fields: the seat to move, and tile and region ids below the next ones."""
+    if state.phase >= len(PHASE_NAMES) or state.current >= state.num_players:
+        raise StateError(f"saved state has phase {state.phase} / current {state.current} out of range "
+                         f"(phase: 0..{len(PHASE_NAMES) - 1}, current: 0..{state.num_players - 1})")
+    for name, following in (("tile", "next_tile"), ("region", "next_region")):
+        ids = getattr(state, name)
+        limit = getattr(state, following)
+        if ids.max() >= limit:
+            sq = int(np.argmax(ids >= limit))
+            raise StateError(f"saved state field {name!r} holds {int(ids[sq])} at [{sq}]; allowed: -1..{limit - 1} "
+                             f"({following} is {limit})")
