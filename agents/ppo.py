@@ -1,8 +1,14 @@
-"""``ppo:PATH``: a trained Stable-Baselines3 (sb3-contrib MaskablePPO) policy.
+"""``ppo:PATH``: a trained sb3-contrib MaskablePPO policy.
+
+``PATH`` is a safe model file (``.safetensors``, :mod:`agents.policy_file`): weights and a JSON
+description, nothing that runs code on load. ``ppo:default`` is the small policy shipped in
+``agents/checkpoints/default.safetensors`` (see docs/training.md for its recipe). A Stable-Baselines3
+``.zip`` unpickles code on load, so it needs an explicit ``ppo:PATH?trust`` (``trust=True`` in
+Python, ``--trust`` on the command line); see docs/security.md.
 
 The policy acts on the same observation as the single-seat training env: the inner ``observation``
-dict of :mod:`mk_env.env` for its seat, with the legal mask. ``ppo:default`` is the small checkpoint
-shipped in ``agents/checkpoints/default.zip`` (see docs/training.md for its recipe).
+dict of :mod:`mk_env.env` for its seat, with the legal mask. The agent leaves torch's thread count
+alone: the process decides it (``mk-env`` runs torch on one thread per process, docs/training.md).
 """
 
 from __future__ import annotations
@@ -15,25 +21,26 @@ from mk_env.rules.view import PlayerView
 
 from .base import BaseAgent, register_agent
 
-
-DEFAULT_CHECKPOINT = Path(__file__).parent / "checkpoints" / "default.zip"
+DEFAULT_CHECKPOINT = Path(__file__).parent / "checkpoints" / "default.safetensors"
+TRUST_FLAG = "trust"
 
 
 class PPOAgent(BaseAgent):
-    """Acts with ``model.predict(observation, action_masks=mask, deterministic=True)``."""
+    """Acts with ``policy.predict(observation, action_masks=mask, deterministic=True)``."""
 
     name = "ppo"
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, trust: bool = False):
+        from .policy_file import is_sb3_zip, load_policy, read_config
         try:
-            import torch
-            from sb3_contrib import MaskablePPO
+            self.policy = load_policy(path, trust=trust)
         except ImportError as e:  # pragma: no cover - depends on the install
-            raise ValueError(f"agent spec 'ppo:{path}' needs stable-baselines3 and sb3-contrib "
-                             f"(pip install 'mk-env[train]'): {e}") from None
-        torch.set_num_threads(1)
-        self.model = MaskablePPO.load(str(path), device="cpu")
+            raise ValueError(f"agent spec 'ppo:{path}' needs stable-baselines3, sb3-contrib and "
+                             f"safetensors (pip install 'mk-env[train]'): {e}") from None
+        self.path = Path(path)
+        self.config = None if is_sb3_zip(path) else read_config(path)
         self._observers: dict[int, object] = {}
+        self._checked: set[int] = set()
 
     def observation(self, view: PlayerView) -> dict:
         """The seat's observation dict, as the single-seat training env showed it to the learner."""
@@ -47,23 +54,58 @@ class PPOAgent(BaseAgent):
                 observer = self._observers[id(view.game)] = Observer(view.game)
             return observer.encode(view.public_state(), view.seat)
 
+    def check_game(self, game) -> None:
+        """Refuse a game whose observation/action layout is not the one the policy was trained on."""
+        if self.config is None or id(game) in self._checked:
+            return
+        from mk_env.env.version import ENV_NAME, layout_fingerprint
+        mine = layout_fingerprint(game)
+        if mine != self.config["layout_fingerprint"]:
+            raise ValueError(f"ppo:{self.path} was trained for {self.config['players']} players "
+                             f"(layout {self.config['layout_fingerprint']} of {self.config['env']}); "
+                             f"this game has {game.num_players} players and layout {mine} of "
+                             f"{ENV_NAME}: the policy cannot read it")
+        self._checked.add(id(game))
+
     def act(self, view: PlayerView, rng: np.random.Generator) -> int:
         legal = view.legal_actions()
         if len(legal) == 1:
             return int(legal[0])
-        action, _ = self.model.predict(self.observation(view), action_masks=view.legal_mask().astype(bool),
-                                       deterministic=True)
-        return int(action)
+        self.check_game(view.game)
+        action, _ = self.policy.predict(self.observation(view),
+                                        action_masks=view.legal_mask().astype(bool), deterministic=True)
+        return int(action)  # predict gives a 0-d numpy array
+
+
+def parse_spec_arg(arg: str) -> tuple[Path, bool]:
+    """``"PATH"``, ``"PATH?trust"`` or ``"default"`` -> (model path, trusted)."""
+    text, sep, flag = arg.partition("?")
+    if sep and flag != TRUST_FLAG:
+        raise ValueError(f"agent spec 'ppo:{arg}': unknown option {flag!r} after '?'; allowed: "
+                         f"ppo:PATH?{TRUST_FLAG} (load an SB3 zip you trust)")
+    if not text:
+        raise ValueError("agent spec 'ppo' needs a model path, e.g. "
+                         "'ppo:runs/x/final_model.safetensors' or 'ppo:default'")
+    return (DEFAULT_CHECKPOINT if text == "default" else Path(text)), bool(sep)
+
+
+def with_trust(spec: str) -> str:
+    """``spec`` with ``?trust`` added when it is a ``ppo:`` spec without it (for ``--trust``)."""
+    kind, _, arg = spec.partition(":")
+    if kind != "ppo" or not arg or arg.endswith(f"?{TRUST_FLAG}"):
+        return spec
+    return f"{spec}?{TRUST_FLAG}"
 
 
 def _make(arg: str) -> PPOAgent:
-    if not arg:
-        raise ValueError("agent spec 'ppo' needs a model path, e.g. 'ppo:runs/x/final_model.zip' "
-                         "or 'ppo:default'")
-    path = DEFAULT_CHECKPOINT if arg == "default" else Path(arg)
-    if not path.exists():
+    path, trust = parse_spec_arg(arg)
+    if not path.is_file():
         raise ValueError(f"agent spec 'ppo:{arg}': no model file at {str(path)!r}")
-    return PPOAgent(path)
+    from .policy_file import is_sb3_zip, refuse_untrusted_zip
+    if is_sb3_zip(path) and not trust:
+        refuse_untrusted_zip(path, f"agent spec 'ppo:{path}?{TRUST_FLAG}' or --trust")
+    return PPOAgent(path, trust)
 
 
-register_agent("ppo", _make, "ppo:PATH, a trained MaskablePPO policy")
+register_agent("ppo", _make, "ppo:PATH, a trained MaskablePPO policy (.safetensors; an SB3 zip only "
+                             "as ppo:PATH?trust)")

@@ -1,7 +1,11 @@
-"""Self-play training: a tiny MaskablePPO run saves, resumes, reloads and plays; the opponent pool."""
+"""Self-play training: a tiny MaskablePPO run saves, resumes, reloads and plays; the opponent pool.
+
+Interrupted runs, dead workers and resumed evaluation curves: tests/test_train_resume.py; hostile
+model files: tests/test_hostile_models.py."""
 
 from __future__ import annotations
 
+import json
 import pickle
 from pathlib import Path
 
@@ -10,13 +14,12 @@ import pytest
 
 pytest.importorskip("sb3_contrib", reason="training needs the [train] extra (sb3-contrib)")
 
-from sb3_contrib import MaskablePPO  # noqa: E402
-
+from agents.policy_file import load_policy, read_config  # noqa: E402
 from training.cli import main  # noqa: E402
 from training.evaluate import evaluate_against, wilson  # noqa: E402
 from training.selfplay import (OpponentPool, PolicyOpponent, SelfPlayWrapper,  # noqa: E402
                                parse_opponents)
-from training.train import checkpoints, read_eval, slim_copy, train  # noqa: E402
+from training.train import checkpoints, read_eval, train  # noqa: E402
 
 TINY = dict(players=2, envs=2, vec="dummy", n_steps=128, batch_size=64, n_epochs=1,
             snapshot_every=512, checkpoint_every=1024, eval_every=1024, eval_games=2,
@@ -31,11 +34,15 @@ def run(tmp_path_factory) -> Path:
     return out
 
 
+def steps(path: Path) -> int:
+    return read_config(path)["num_timesteps"]
+
+
 def test_training_writes_the_final_model_checkpoints_snapshots_and_evaluations(run):
-    assert (run / "final_model.zip").exists()
-    assert MaskablePPO.load(run / "final_model.zip", device="cpu").num_timesteps >= 1536
-    assert checkpoints(run)
-    assert len(list((run / "snapshots").glob("snapshot_*.zip"))) >= 3  # steps 0, 512, 1024, ...
+    assert steps(run / "final_model.safetensors") >= 1536
+    assert checkpoints(run) and all(p.suffix == ".safetensors" for p in checkpoints(run))
+    assert len(list((run / "snapshots").glob("snapshot_*.safetensors"))) >= 3  # steps 0, 512, 1024, ...
+    assert not list(run.rglob("*.zip"))
     rows = read_eval(run)
     assert {r["opponent"] for r in rows} == {"random", "heuristic"}
     assert {int(r["timesteps"]) for r in rows} >= {0, 1024}
@@ -43,19 +50,27 @@ def test_training_writes_the_final_model_checkpoints_snapshots_and_evaluations(r
     assert any((run / "tb").rglob("events.out.tfevents.*"))
 
 
-def test_resume_continues_the_step_count(run):
-    before = MaskablePPO.load(checkpoints(run)[-1], device="cpu").num_timesteps
+def test_resume_continues_the_step_count_and_applies_and_records_changed_settings(run):
+    before = steps(checkpoints(run)[-1])
     code = main(["train", "--out", str(run), "--resume", "--timesteps", str(before + 256),
-                 "--envs", "2", "--n-steps", "128", "--batch-size", "64", "--n-epochs", "1",
-                 "--eval-every", "0", "--opponents", "random:1,latest:1"])
+                 "--envs", "2", "--n-steps", "128", "--lr", "1e-4", "--eval-every", "0",
+                 "--opponents", "random:1,latest:1"])
     assert code == 0
-    after = MaskablePPO.load(run / "final_model.zip", device="cpu").num_timesteps
+    after = steps(run / "final_model.safetensors")
     assert before < after and after >= before + 256
+    resumed = json.loads((run / "config_resume.json").read_text())
+    assert resumed["changed"] == {"learning_rate": {"was": 3e-4, "now": 1e-4},
+                                  "eval_every": {"was": 1024, "now": 0},
+                                  "opponents": {"was": TINY["opponents"], "now": "random:1,latest:1"}}
+    assert resumed["batch_size"] == 64 and resumed["resumed_at"] == before  # kept, not the defaults
+    last = read_config(checkpoints(run)[-1])
+    assert last["hyperparameters"]["learning_rate"] == 1e-4
+    assert last["training"]["settings"]["learning_rate"] == 1e-4
 
 
 def test_a_reloaded_model_plays_full_games_in_both_seats(run):
-    model = MaskablePPO.load(run / "final_model.zip", device="cpu")
-    result = evaluate_against(model, "random", games=2, seed=5)
+    policy = load_policy(run / "final_model.safetensors")
+    result = evaluate_against(policy, "random", games=2, seed=5)
     assert result["games"] == 2 and 0 <= result["wins"] <= 2
     assert result["mean_honour"] >= 0
 
@@ -63,22 +78,36 @@ def test_a_reloaded_model_plays_full_games_in_both_seats(run):
 def test_the_ppo_agent_spec_plays_a_game_with_the_trained_model(run):
     from agents import make_agent
     from training.play import run_game
-    path = str(run / "final_model.zip")
-    try:
-        agent = make_agent(f"ppo:{path}")
-    except ValueError as e:  # agents/ppo.py is finished by another issue
-        pytest.skip(f"ppo:PATH cannot load models yet: {e}")
+    agent = make_agent(f"ppo:{run / 'final_model.safetensors'}")
     state = run_game([agent, "random"], seed=3)
     assert state.is_terminal()
 
 
-def test_a_slim_copy_is_smaller_and_acts_the_same(run, tmp_path):
-    src = run / "final_model.zip"
-    slim = slim_copy(src, tmp_path / "slim.zip")
-    assert slim.stat().st_size < 0.6 * src.stat().st_size
-    a = evaluate_against(MaskablePPO.load(src, device="cpu"), "random", games=2, seed=9)
-    b = evaluate_against(MaskablePPO.load(slim, device="cpu"), "random", games=2, seed=9)
-    assert (a["wins"], a["mean_honour"]) == (b["wins"], b["mean_honour"])
+def test_models_for_play_are_slim_and_checkpoints_keep_what_ppo_needs_to_continue(run, tmp_path):
+    """Snapshots and the final model hold the weights only; checkpoints add Adam's moments, the
+    update count and the run's settings, and load back into a MaskablePPO that continues."""
+    from training.train import make_vec_env
+    from agents.policy_file import load_model
+    checkpoint, final = checkpoints(run)[-1], run / "final_model.safetensors"
+    assert final.stat().st_size < 0.6 * checkpoint.stat().st_size
+    assert read_config(final)["optimizer"] is None
+    config = read_config(checkpoint)
+    assert config["optimizer"]["class"] == "Adam" and config["n_updates"] > 0
+    assert config["training"]["settings"]["n_steps"] == TINY["n_steps"]
+    venv = make_vec_env(2, "dummy", 0, players=2, reward="dense", opponents="random:1",
+                        snapshot_dir=tmp_path)
+    model = load_model(checkpoint, venv)
+    venv.close()
+    assert model.num_timesteps == config["num_timesteps"] and model.n_steps == TINY["n_steps"]
+    moments = model.policy.optimizer.state_dict()["state"]
+    assert moments and all(float(m["exp_avg_sq"].abs().sum()) > 0 for m in moments.values())
+    played = load_policy(checkpoint).state_dict()
+    assert all(torch_equal(played[k], v) for k, v in model.policy.state_dict().items())
+
+
+def torch_equal(a, b) -> bool:
+    import torch
+    return bool(torch.equal(a, b))
 
 
 def test_training_refuses_to_overwrite_a_run_or_resume_nothing(run, tmp_path):
@@ -89,6 +118,16 @@ def test_training_refuses_to_overwrite_a_run_or_resume_nothing(run, tmp_path):
     assert main(["train", "--out", str(tmp_path / "x"), "--players", "7"]) == 2
     with pytest.raises(ValueError, match="--reward"):
         train(tmp_path / "y", timesteps=10, reward="points")
+
+
+def test_resume_refuses_settings_that_shape_the_network_or_the_game(run):
+    with pytest.raises(ValueError, match="--extractor 'cnn' -> 'flat'"):
+        train(run, timesteps=10_000, resume=True, extractor="flat")
+    with pytest.raises(ValueError, match="--players 2 -> 3"):
+        train(run, timesteps=10_000, resume=True, players=3)
+    with pytest.raises(ValueError, match="--imitate"):
+        train(run, timesteps=10_000, resume=True, imitate_spec="heuristic")
+    assert main(["train", "--out", str(run), "--resume", "--extractor", "flat"]) == 2
 
 
 # ---- the opponent pool ---------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 COMMANDS = (
@@ -17,6 +18,7 @@ COMMANDS = (
     "training.replay",      # mk-env replay
     "training.bench",       # mk-env bench
     "training.soak",        # mk-env soak
+    "training.convert_model",  # mk-env convert-model
 )
 
 
@@ -36,7 +38,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def one_torch_thread_per_process() -> None:
+    """Torch's thread count is the process's to decide, not an agent's: one per process (fastest on
+    few cores, fair to neighbours) unless ``OMP_NUM_THREADS`` says otherwise. Set before torch is
+    imported, it also reaches every worker process (docs/training.md, "Threads")."""
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+
 def main(argv: list[str] | None = None) -> int:
+    one_torch_thread_per_process()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

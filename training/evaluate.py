@@ -6,7 +6,8 @@ and the same seed gives the same games. A *win* is rank 0 after the rulebook's t
 tie shares rank 0 and counts as a win). The learner acts greedily
 (``model.predict(..., deterministic=True)``), as the ``ppo:PATH`` agent does.
 
-``python -m training.evaluate MODEL.zip --opponents random,heuristic --games 200`` prints the table.
+``python -m training.evaluate MODEL.safetensors --opponents random,heuristic --games 200`` prints the
+table (an SB3 ``.zip`` only with ``--trust``: it unpickles code, docs/security.md).
 """
 
 from __future__ import annotations
@@ -67,27 +68,31 @@ def evaluate_against(model: Any, opponent: str, games: int, players: int = 2, se
 
 
 def gauntlet(model: Any, opponents: tuple[str, ...] | list[str] = DEFAULT_GAUNTLET, games: int = 40,
-             players: int = 2, seed: int = 0,
-             game_options: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
-    """:func:`evaluate_against` each opponent spec; ``{spec: result}``."""
-    model = _as_model(model)
+             players: int = 2, seed: int = 0, game_options: dict[str, Any] | None = None,
+             trust: bool = False) -> dict[str, dict[str, Any]]:
+    """:func:`evaluate_against` each opponent spec; ``{spec: result}`` (``trust``: a path may name an
+    SB3 zip)."""
+    model = _as_model(model, trust)
     return {spec: evaluate_against(model, spec, games, players, seed, game_options)
             for spec in opponents}
 
 
-def _as_model(model: Any) -> Any:
+def _as_model(model: Any, trust: bool = False) -> Any:
+    """A model or policy as is; a path loaded (:func:`agents.policy_file.load_policy`)."""
     if isinstance(model, (str, Path)):
-        from .selfplay import load_policy
-        if not Path(model).exists():
+        from agents.policy_file import load_policy
+        if not Path(model).is_file():
             raise ValueError(f"no model file at {str(model)!r}")
-        return load_policy(model)
+        return load_policy(model, trust=trust)
     return model
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.evaluate",
                                      description="Evaluate a MaskablePPO model against fixed agents.")
-    parser.add_argument("model", help="path of a saved model (.zip)")
+    parser.add_argument("model", help="path of a saved model (.safetensors)")
+    parser.add_argument("--trust", action="store_true",
+                        help="allow an SB3 .zip (unpickles code: only files you trust)")
     parser.add_argument("--opponents", default=",".join(DEFAULT_GAUNTLET),
                         help="comma-separated agent specs (default random,heuristic)")
     parser.add_argument("--games", type=int, default=200, help="games per opponent (default 200)")
@@ -99,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     try:
         results = gauntlet(args.model, [s.strip() for s in args.opponents.split(",")], args.games,
-                           args.players, args.seed)
+                           args.players, args.seed, trust=args.trust)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

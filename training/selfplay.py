@@ -12,9 +12,9 @@ the weights (``DEFAULT_OPPONENTS``: random 0.3, heuristic 0.1, latest 0.3, older
 no snapshot exists yet the ``latest``/``snapshots`` weights fall to the baselines (and to ``random``
 if the pool has none).
 
-Snapshots in subprocess workers are loaded inside the worker from their zip path, lazily and cached
-(:func:`load_policy`); torch models never cross process boundaries: a :class:`PolicyOpponent` pickles
-as its path only.
+Snapshots are safe model files (:mod:`agents.policy_file`, no pickle), loaded inside whichever
+process plays them (a subprocess worker, or the main process), lazily and cached (:func:`load_policy`);
+torch models never cross process boundaries: a :class:`PolicyOpponent` pickles as its path only.
 """
 
 from __future__ import annotations
@@ -28,28 +28,27 @@ import numpy as np
 
 DEFAULT_OPPONENTS = "random:0.3,heuristic:0.1,latest:0.3,snapshots:0.3"
 SNAPSHOT_SOURCES = ("latest", "snapshots")
-SNAPSHOT_GLOB = "snapshot_*.zip"
+SNAPSHOT_GLOB = "snapshot_*.safetensors"
 _CACHE_SIZE = 8
-_MODELS: OrderedDict[str, Any] = OrderedDict()
+_MODELS: OrderedDict[tuple[str, int, int], Any] = OrderedDict()
 
 
 # ================================================================================================
 # policies as opponents
 # ================================================================================================
 def load_policy(path: str | Path):
-    """A MaskablePPO model from ``path``, loaded once per process (small LRU cache)."""
-    key = str(path)
+    """The policy of a safe model file (:func:`agents.policy_file.load_policy`), loaded once per
+    process and file version (small LRU cache keyed by path, size and modification time)."""
+    stat = Path(path).stat()
+    key = (str(path), stat.st_size, stat.st_mtime_ns)
     if key in _MODELS:
         _MODELS.move_to_end(key)
         return _MODELS[key]
-    import torch
-    from sb3_contrib import MaskablePPO
-    torch.set_num_threads(1)
-    model = MaskablePPO.load(key, device="cpu")
-    _MODELS[key] = model
+    from agents.policy_file import load_policy as load_policy_file
+    policy = _MODELS[key] = load_policy_file(path)
     while len(_MODELS) > _CACHE_SIZE:
         _MODELS.popitem(last=False)
-    return model
+    return policy
 
 
 class PolicyOpponent:
@@ -63,10 +62,10 @@ class PolicyOpponent:
         self.path = str(path)
 
     def __call__(self, observation: dict, rng: np.random.Generator) -> int:
-        model = load_policy(self.path)
-        action, _ = model.predict(observation["observation"],
-                                  action_masks=observation["action_mask"].astype(bool),
-                                  deterministic=False)
+        policy = load_policy(self.path)
+        action, _ = policy.predict(observation["observation"],
+                                   action_masks=observation["action_mask"].astype(bool),
+                                   deterministic=False)
         return int(action)
 
     def __repr__(self) -> str:
@@ -164,7 +163,7 @@ class OpponentPool:
 
 
 def snapshot_step(path: Path) -> int:
-    """The step count in ``snapshot_<steps>.zip``."""
+    """The step count in ``snapshot_<steps>.safetensors`` (or ``model_<steps>...``)."""
     try:
         return int(Path(path).stem.rsplit("_", 1)[1])
     except (IndexError, ValueError):
