@@ -1,7 +1,8 @@
 """Feature extractors for Stable-Baselines3 policies on the mk_env observation.
 
-They live in the agents layer because a saved model pickles the class path of its extractor, and
-``ppo:PATH`` models are loaded here. Only torch and stable_baselines3 are imported.
+They live in the agents layer because ``ppo:PATH`` models are rebuilt here: a safe model file
+names its extractor by its key in :data:`EXTRACTORS` (:mod:`agents.policy_file`), never by a pickled
+class path. Only torch and stable_baselines3 are imported.
 
 :class:`MountainKingExtractor` reads the observation the way the game is laid out: the board
 ``(C, H, W)`` as a grid through a small CNN, every other array (horde, trollsmoots, players,
