@@ -1,8 +1,9 @@
 """Self-play PPO on Ray RLlib: the same game, scaled out over a Ray cluster (``pip install 'mk-env[rllib]'``).
 
-The PettingZoo AEC env (``mk_env.raw_env``) goes through :class:`FlatMaskedAEC` (the observation
-dict flattened into one float32 vector beside the action mask, the keys RLlib's action-masking
-module expects: ``{"observations", "action_mask"}``) and RLlib's ``PettingZooEnv``. Two modules,
+The PettingZoo AEC env in its ``"rllib"`` observation style (``mk_env.raw_env(observation="rllib")``:
+the observation arrays in one float32 vector beside a float32 action mask, the keys RLlib's
+action-masking module expects: ``{"observations", "action_mask"}``) goes through RLlib's
+``PettingZooEnv``. Two modules,
 both RLlib's ``ActionMaskingTorchRLModule`` (the masked logits never pick an illegal action):
 
 * ``main``, the learner, plays one seat per episode (drawn from the episode id);
@@ -26,50 +27,21 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import gymnasium
-import numpy as np
-
 ENV_NAME = "mountain_king_rllib"
 MAIN, FROZEN = "main", "frozen"
 
 
-def _pettingzoo_base_wrapper():
-    from pettingzoo.utils import BaseWrapper
-    return BaseWrapper
-
-
-class FlatMaskedAEC(_pettingzoo_base_wrapper()):
-    """An AEC wrapper whose observation is ``{"observations": float32[D], "action_mask": float32[N]}``."""
-
-    def __init__(self, env):
-        super().__init__(env)
-        inner = env.observation_space(env.possible_agents[0])["observation"]
-        self._keys = sorted(inner.spaces)
-        size = sum(int(np.prod(inner[k].shape)) for k in self._keys)
-        n = env.action_space(env.possible_agents[0]).n
-        self._space = gymnasium.spaces.Dict({
-            "observations": gymnasium.spaces.Box(0.0, 1.0, (size,), np.float32),
-            "action_mask": gymnasium.spaces.Box(0.0, 1.0, (n,), np.float32)})
-
-    def observation_space(self, agent):
-        return self._space
-
-    def observe(self, agent):
-        obs = self.env.observe(agent)
-        flat = np.concatenate([obs["observation"][k].ravel() for k in self._keys])
-        return {"observations": flat.astype(np.float32),
-                "action_mask": obs["action_mask"].astype(np.float32)}
-
-
 def make_rllib_env(config: dict[str, Any] | None = None):
-    """RLlib's ``PettingZooEnv`` around the flattened, masked AEC env (``config``: raw_env kwargs)."""
+    """RLlib's ``PettingZooEnv`` around the AEC env in its ``"rllib"`` observation style
+    (``config``: raw_env kwargs)."""
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
     from mk_env.env import raw_env
     config = dict(config or {})
     players = int(config.pop("num_players", 2))
     config.setdefault("strict", False)  # RLlib's env check steps unmasked random actions
-    return PettingZooEnv(FlatMaskedAEC(raw_env(players, **config)))
+    config.setdefault("observation", "rllib")
+    return PettingZooEnv(raw_env(players, **config))
 
 
 def learner_seat(episode_id: Any, players: int) -> int:

@@ -6,7 +6,8 @@
 | API | AEC (turn-based) |
 | Agents | `player_0` ... `player_{n-1}` (n = 2..5) |
 | Action space | `Discrete(N)`, N = `game.layout.size` (9790 on winter, 6572 on autumn) |
-| Observation | `Dict({"observation": Dict of float32 Boxes, "action_mask": Box(0, 1, (N,), int8)})` |
+| Observation | `Dict({"observation": Dict of float32 Boxes, "action_mask": Box(0, 1, (N,), int8)})`; `observation="flat"`: one `float32[D]` vector; `"rllib"`: RLlib's keys |
+| State | `state()`: a `float32` vector in `state_space`, `Box(0, 1, (S,))` (full information) |
 
 ## Creation
 
@@ -14,6 +15,7 @@
 import mk_env
 env = mk_env.env(num_players=4, render_mode=None, reward="win")   # safety wrappers
 raw = mk_env.raw_env(num_players=2, board_side="autumn", strict=True)
+flat = mk_env.env(num_players=2, observation="flat")              # one float32 vector
 ```
 
 `num_players` is 2..5; game options (`board_side`, `workshops`, `team_mode`, `pack`) pass straight to
@@ -22,8 +24,20 @@ the engine's `Game(...)`; a bad option raises the engine's `ConfigError`. `rewar
 `AssertOutOfBoundsWrapper` and `OrderEnforcingWrapper` (subclassed with fast paths that keep their
 checks). The game is seeded by `reset(seed=...)`
 (`reset()` without a seed continues the previous seed's sequence). The environment is registered
-with PettingZoo's registry as `mountain_king_v0` where the installed PettingZoo has one
-(`pettingzoo.make("aec", "mountain_king_v0")`).
+with PettingZoo's registry as `mountain_king_v0` on `import mk_env` where the installed PettingZoo
+has one (`pettingzoo.make("aec", "mountain_king_v0")`), and the single-seat view with Gymnasium's
+as `mk_env/MountainKing-v0` (below); `import mk_env` imports neither library for that.
+
+`mk_env.env`, `mk_env.raw_env`, a lambda or `functools.partial` naming them, and an environment in
+the middle of a game (with its wrappers, in any observation style) pickle with `pickle` and
+`cloudpickle`: an environment travels as its options, the engine's exact JSON of the game and its
+bookkeeping, so the copy continues the same game (the same observations, and the same future for
+the same actions). Worker processes (`SubprocVecEnv`, TorchRL's `ParallelEnv`, Ray) can be handed
+`functools.partial(mk_env.env, num_players=4)`.
+
+The game itself is `env.unwrapped.game_state` (a `mk_env.rules.GameState`; wrappers pass
+`env.game_state` through). It was called `state` before PettingZoo's `state()` method took the
+name: old code that reads `env.state.<attribute>` gets an error saying so.
 
 ## Agents
 
@@ -49,6 +63,27 @@ The sub-decision being resolved (selected statue, the tunnel awaiting its minera
 resolved, the troll being recruited ...) is part of it, so the observation is Markov for the acting
 player. Board channels are float32 0/1 over the grid, shape `(C, H, W)`; the dict is flat, so
 Stable-Baselines3's `MultiInputPolicy` takes the inner dict as it is.
+
+### Observation styles
+
+`observation=` on `mk_env.env`, `mk_env.raw_env` and `mk_env.single_seat_env`:
+
+| style | `observe(agent)` | for |
+|---|---|---|
+| `"dict"` (default) | `{"observation": dict of float32 arrays, "action_mask": int8[N]}` | SB3's `MultiInputPolicy`, own networks |
+| `"flat"` | `{"observation": float32[D], "action_mask": int8[N]}` | default network builders (Tianshou, AgileRL, TorchRL's MLPs) |
+| `"rllib"` | `{"observations": float32[D], "action_mask": float32[N]}` | Ray RLlib's action-masking modules (its keys, its float mask) |
+
+The flat vector is the dict's arrays, each flattened in C order, in the observation space's key
+order (Gymnasium's `Dict` sorts its keys), so it equals `gymnasium.spaces.flatten` of the dict. The
+environment builds the dict as views onto one flat buffer, so the flat styles cost no extra copy.
+`env.observation_slices()` (or `mk_env.env.observation_slices(num_players, **game_options)`) gives
+`{key: (start, stop, shape)}`, so `vector[start:stop].reshape(shape)` cuts an array (the board for a
+CNN) back out; the table below lists them. `mk_env.env.FlattenObservation(aec_env, style="flat" |
+"rllib")` gives the same styles on top of any AEC environment of this package. The single-seat view
+takes `"dict"` or `"flat"` (a plain `Box(0, 1, (D,), float32)`; its mask is `action_masks()`).
+PettingZoo's `api_test` and `seed_test` sample actions with `Discrete.sample(mask)`, which takes
+only int8 masks: run them on the `"dict"` or `"flat"` style.
 
 <!-- tables:start -->
 ### Observation arrays
@@ -136,6 +171,33 @@ Stable-Baselines3's `MultiInputPolicy` takes the inner dict as it is.
 | `pending` | spell_position_0, spell_position_1, spell_position_2, trollsmoot_slot_0, trollsmoot_slot_1, trollsmoot_slot_2, trollsmoot_slot_3, trollsmoot_slot_4, trollsmoot_slot_5, trollsmoot_slot_6, trollsmoot_slot_7, trollsmoot_slot_8, trollsmoot_slot_9, horde_slot_0, horde_slot_1, horde_slot_2, horde_slot_3, horde_slot_4, horde_slot_5, horde_slot_6, horde_slot_7, horde_slot_8, horde_slot_9, horde_slot_10, horde_slot_11, bribes_left, card_present, card_clan_starter, card_clan_mud, card_clan_fire, card_clan_ice, card_clan_moon, card_level, card_symbol_stone, card_symbol_iron, card_symbol_heartstone, card_symbol_coin, card_symbol_cart, card_symbol_hammer, card_symbol_rune, card_symbol_cart_fire, card_symbol_cart_ice, card_symbol_cart_moon, dig_domino, dig_L-tromino, dig_I-tromino, dig_I-tetromino, dig_L-tetromino, dig_T-tetromino, dig_S-tetromino, dig_P-pentomino, dig_for_spell, statue_move_free, sites_left |
 | `draft` | hand_Quarry Troll, hand_Smelter Troll, hand_Deep Troll, hand_Tinker Troll, hand_Peddler Troll, hand_Mystic Troll, deck_left |
 
+### The flat vector (`observation="flat"` / `"rllib"`, `observation_slices()`)
+
+| key | start:stop (2 / 3 / 4 / 5 players) |
+|---|---|
+| `board` | 0:12495 / 0:9750 / 0:13005 / 0:13260 |
+| `draft` | 12495:12502 / 9750:9757 / 13005:13012 / 13260:13267 |
+| `horde` | 12502:12826 / 9757:10081 / 13012:13336 / 13267:13591 |
+| `pedestal_track` | 12826:12886 / 10081:10156 / 13336:13426 / 13591:13696 |
+| `pending` | 12886:12940 / 10156:10210 / 13426:13480 / 13696:13750 |
+| `players` | 12940:12994 / 10210:10291 / 13480:13588 / 13750:13885 |
+| `spellbook` | 12994:13051 / 10291:10348 / 13588:13645 / 13885:13942 |
+| `supply` | 13051:13091 / 10348:10388 / 13645:13685 / 13942:13982 |
+| `trollsmoots` | 13091:13631 / 10388:11198 / 13685:14765 / 13982:15332 |
+| `turn` | 13631:13660 / 11198:11227 / 14765:14794 / 15332:15361 |
+| **D** | **13660** / **11227** / **14794** / **15361** |
+
+### The global state (`state()`, `state_slices()`)
+
+| part | start:stop (2 / 3 / 4 / 5 players) | meaning |
+|---|---|---|
+| `observation` | 0:13660 / 0:11227 / 0:14794 / 0:15361 | seat 0's flat observation (every player axis in seat order: row p is seat p; the acting seat is the players' `acting` column) |
+| `draft_hands` | 13660:13672 / 11227:11245 / 14794:14818 / 15361:15391 | each seat's starter hand during the draft (one-hot by starter) |
+| `draft_decks` | 13672:13684 / 11245:11263 / 14818:14842 / 15391:15421 | each seat's undrawn starters by draw order (1 = drawn next, 1/len = drawn last, 0 = not in the deck) |
+| `horde_decks` | 13684:13745 / 11263:11324 / 14842:14903 / 15421:15482 | each troll card's place in its level's horde deck (1 = on top, 1/len = at the bottom, 0 = not in a deck) |
+| `spell_deck` | 13745:13762 / 11324:11341 / 14903:14920 / 15482:15499 | each spell's place in the spell deck (the same scale) |
+| **size** | **13762** / **11341** / **14920** / **15499** | |
+
 ### Action layout (the engine's flat numbering)
 
 | block | 2p (winter) offset, size | 3p (autumn) offset, size | 4p (winter) offset, size | 5p (winter) offset, size |
@@ -163,7 +225,23 @@ Stable-Baselines3's `MultiInputPolicy` takes the inner dict as it is.
 <!-- tables:end -->
 
 `env.describe_action(i)` returns the engine's sentence for action `i`. Each number means the same
-decision in every state of a game with the same pack and board side.
+decision in every state of a game with the same pack and board side. An action is a Python int, a
+numpy integer or a 0-d integer array (what Stable-Baselines3's `model.predict` returns), the same
+action everywhere (`env()`, `raw_env`, the single-seat view, its opponents, the engine's `apply` and
+`is_legal`); any other type (a float, a bool, a string, an array of another shape) raises the
+engine's `ActionTypeError` (both a `TypeError` and an `IllegalActionError`, naming the type) in
+every environment, strict or not, and changes nothing: it is a bug in the caller, not a move.
+
+## Global state
+
+`env.state()` is PettingZoo's global state for centralised critics (MAPPO and the like; TorchRL's
+`return_state=True`): a float32 vector in `[0, 1]` inside `env.state_space` (`Box(0, 1, (S,))`). It
+is seat 0's flat observation (every player axis in seat order, the acting seat marked in the
+players' `acting` column) followed by everything an observation hides: each seat's starter hand and
+undrawn starters, and the order of the horde decks and of the spell deck (each card's place, 1 on
+top). It does not depend on who is acting, and two states that differ only in hidden information
+have different `state()`s. `env.state_slices()` gives each part's `(start, stop, shape)` (the table
+above).
 
 ## Rewards
 
@@ -175,25 +253,36 @@ decision in every state of a game with the same pack and board side.
   (`state.score_breakdown(p)["total"]`) / 100, so `last()` shows the change since that player's
   last step; plus the `"win"` reward at the end.
 
-At the end `infos[agent]` holds `score_breakdown` (the scoring categories and `total`) and `rank`
-(0 = winner).
+At the end `infos[agent]` holds `score_breakdown` (the scoring categories and `total`), `rank`
+(0 = winner) and `illegal_actions` (how many games of this environment that agent has lost by an
+illegal action); in a team game also `team` (0: seats 0 and 3, 1: seats 1 and 2) and `teammates`
+(the other agents of the team).
 
 ## Illegal actions
 
 `raw_env(strict=True)` (its default) raises the engine's `IllegalActionError`, whose message says
 what was chosen, why it is illegal and what is allowed; the game is left untouched. With `env()`
 (`strict=False`) an illegal action ends the game: the offending agent gets -1, the others 0, and
-every `infos[agent]["illegal_action"]` holds `{"agent", "action", "message"}`.
+every `infos[agent]["illegal_action"]` holds `{"agent", "action", "message"}`; `illegal_actions`
+counts them. The first time an environment ends a game this way it prints PettingZoo's illegal-move
+warning (naming the agent, the action and why it is illegal), so a client that forgets the mask and
+"trains" on one-step games is noticed; later ones are only counted.
 
 ## Single-seat Gymnasium view
 
-`mk_env.single_seat_env(num_players=2, seat=None, opponents=None, reward="win", **game_options)`
-returns a `gymnasium.Env` for one learner seat (fixed, or drawn at each reset): opponents (callables
-`f(observation_dict, rng) -> action` or objects with `.act(observation_dict, rng)`, default uniform
-random among legal actions) act inside `step`. Its observation space is the inner `observation`
-dict (no mask key); the mask is `env.action_masks()` (sb3-contrib's hook). `env.observe(seat)` gives
-the PettingZoo observation of any seat. The learner always receives its terminal reward, even when
-an opponent's move ends the game.
+`mk_env.single_seat_env(num_players=2, seat=None, opponents=None, reward="win", render_mode=None,
+observation="dict", **game_options)` returns a `gymnasium.Env` for one learner seat (fixed, or drawn
+at each reset): opponents (callables `f(observation, rng) -> action` or agents with
+`.act(view, rng)`, default uniform random among legal actions) act inside `step`. Its observation
+space is the inner `observation` dict (no mask key), or with `observation="flat"` one
+`Box(0, 1, (D,), float32)`; the mask is `env.action_masks()` (sb3-contrib's hook). Once the episode is
+over `action_masks()` marks only action 0 (pass): Gymnasium 1.x vector envs ask their policy for an
+action on the autoreset step and ignore it, and an empty mask would break a masked policy there.
+`env.observe(seat)` gives the PettingZoo observation of any seat. The learner always receives its
+terminal reward, even when an opponent's move ends the game. It is registered with Gymnasium on
+`import mk_env`: `gymnasium.make("mk_env/MountainKing-v0", num_players=2, observation="flat")`,
+`gymnasium.make_vec("mk_env/MountainKing-v0", num_envs=8, num_players=2)` (the keyword arguments
+are those of `single_seat_env`).
 
 ## Rendering
 
@@ -202,7 +291,16 @@ or `"human"` (a window); drawing lives in `mk_env/env/render.py`.
 
 ## Version history
 
-* v0 (mk_env 0.1.0): first release.
+The rule (PettingZoo's and pgx's): any change to the observations, the actions, the rules or the
+rewards bumps the version (`mountain_king_v0` -> `mountain_king_v1`, `ENV_VERSION` in
+`mk_env/env/version.py`) and adds a line here; a refactor or a speed-up does not. The observation
+and action layouts of the default configurations are pinned to the version by
+`tests/test_env_version.py`, and checkpoints record `layout_fingerprint(game)`, so a policy trained
+on another layout gets a clear error instead of silent nonsense.
+
+* v0 (mk_env 0.1.0): first release. Later additions that change no layout: the `"flat"` and
+  `"rllib"` observation styles, `state()`, the illegal-move warning and counts, the team in the
+  final infos.
 """
 
 from __future__ import annotations

@@ -45,6 +45,28 @@ def entries_table() -> str:
     return "\n".join(lines)
 
 
+def slices_table() -> str:
+    """Where each array lies in the flat vector (``observation_slices()``), per player count."""
+    obs = {n: Observer(Game(n)) for n in (2, 3, 4, 5)}
+    lines = ["| key | start:stop (2 / 3 / 4 / 5 players) |", "|---|---|"]
+    for key in obs[4].slices:
+        cells = " / ".join("{}:{}".format(*obs[n].slices[key][:2]) for n in (2, 3, 4, 5))
+        lines.append(f"| `{key}` | {cells} |")
+    lines.append("| **D** | " + " / ".join(f"**{obs[n].size}**" for n in (2, 3, 4, 5)) + " |")
+    return "\n".join(lines)
+
+
+def state_table() -> str:
+    """The parts of ``state()`` (``state_slices()``), per player count."""
+    obs = {n: Observer(Game(n)) for n in (2, 3, 4, 5)}
+    lines = ["| part | start:stop (2 / 3 / 4 / 5 players) | meaning |", "|---|---|---|"]
+    for f in obs[4].state_fields:
+        cells = " / ".join("{}:{}".format(*obs[n].state_slices[f.key][:2]) for n in (2, 3, 4, 5))
+        lines.append(f"| `{f.key}` | {cells} | {f.meaning} |")
+    lines.append("| **size** | " + " / ".join(f"**{obs[n].state_size}**" for n in (2, 3, 4, 5)) + " | |")
+    return "\n".join(lines)
+
+
 def action_table() -> str:
     games = {n: Game(n) for n in (2, 3, 4, 5)}
     head = " | ".join(f"{n}p ({games[n].board_side}) offset, size" for n in (2, 3, 4, 5))
@@ -62,6 +84,8 @@ def tables() -> str:
         "### Observation arrays", observation_table(),
         "### Board channels (4 players; `network_k` has one channel per player)", channel_table(),
         "### Entries of the other arrays", entries_table(),
+        "### The flat vector (`observation=\"flat\"` / `\"rllib\"`, `observation_slices()`)", slices_table(),
+        "### The global state (`state()`, `state_slices()`)", state_table(),
         "### Action layout (the engine's flat numbering)", action_table()])
 
 

@@ -333,7 +333,10 @@ class Observer:
         every observer up to the order of the player rows are kept once, in seat order, in shared
         buffers (:meth:`_shared`), and each observer's template is refreshed from them."""
         self._templates = [np.zeros(self.size, _F32) for _ in range(self.n)]
-        self._per_call_slices = [(k, self.slices[k]) for k in ("board", "draft", "pending", "supply", "turn")]
+        # (key, slice, shape or None for a vector): views cost a slice, and a reshape only where needed
+        self._view_specs = [(k, slice(a, b), shape if len(shape) > 1 else None)
+                            for k, (a, b, shape) in self.slices.items()]
+        self._per_call_specs = [v for v in self._view_specs if v[0] in ("board", "draft", "pending", "supply", "turn")]
         self._first_key = next(iter(self.slices))
         self._template_views = [self.views(t) for t in self._templates]
         self._keys: list[dict] = [{} for _ in range(self.n)]  # part -> bytes of the arrays it read
@@ -378,13 +381,12 @@ class Observer:
         :attr:`slices`; what ``gymnasium.spaces.flatten(self.space, self.encode(st, player))``
         gives)."""
         flat = self._template(st, player).copy()
-        self._fill_per_call(st, player, {k: flat[a:b].reshape(shape) for k, (a, b, shape)
-                                         in self._per_call_slices})
+        self._fill_per_call(st, player, _views(flat, self._per_call_specs))
         return flat
 
     def views(self, flat: np.ndarray) -> dict[str, np.ndarray]:
         """The observation dict of a flat vector (views, no copy; in the space's key order)."""
-        return {k: flat[a:b].reshape(shape) for k, (a, b, shape) in self.slices.items()}
+        return _views(flat, self._view_specs)
 
     def flatten(self, observation: dict[str, np.ndarray]) -> np.ndarray:
         """The flat vector of an observation dict: the buffer under it when it is one of
@@ -620,6 +622,11 @@ class Observer:
             out[st.draft_hand[player]] = 1.0
         if st.draft_deck and st.draft_deck[player]:
             out[-1] = len(st.draft_deck[player]) / self.n_starters
+
+
+def _views(flat: np.ndarray, specs: list[tuple[str, slice, tuple[int, ...] | None]]) -> dict[str, np.ndarray]:
+    """``{key: the view of flat}`` for each ``(key, slice, shape or None)`` of ``specs``."""
+    return {k: flat[sl] if shape is None else flat[sl].reshape(shape) for k, sl, shape in specs}
 
 
 def _deck_places(deck: list[int], out: np.ndarray) -> None:
