@@ -97,6 +97,13 @@ def with_trust(spec: str) -> str:
     return f"{spec}?{TRUST_FLAG}"
 
 
+def trust_agents(text: str) -> str:
+    """An ``--agents`` list (comma-separated specs; ``A+B`` team pairings) with :func:`with_trust`
+    applied to each spec: what ``--trust`` does in ``mk-env play`` and ``mk-env tournament``."""
+    return ",".join("+".join(with_trust(part.strip()) for part in entry.split("+"))
+                    for entry in text.split(","))
+
+
 def _make(arg: str) -> PPOAgent:
     path, trust = parse_spec_arg(arg)
     if not path.is_file():

@@ -28,7 +28,7 @@ from safetensors.torch import load_file, save_file  # noqa: E402
 from agents import make_agent  # noqa: E402
 from agents.policy_file import (METADATA_KEY, ModelFileError, convert_zip, load_policy,  # noqa: E402
                                 read_config)
-from agents.ppo import DEFAULT_CHECKPOINT, with_trust  # noqa: E402
+from agents.ppo import DEFAULT_CHECKPOINT, trust_agents, with_trust  # noqa: E402
 from mk_env.rules.view import PlayerView  # noqa: E402
 from training.cli import main  # noqa: E402
 from training.play import agent_rng, make_game, run_game  # noqa: E402
@@ -123,6 +123,8 @@ def test_the_command_line_refuses_a_crafted_zip_in_one_line(evil, tmp_path, caps
 def test_ppo_spec_options_after_the_path():
     assert with_trust("ppo:x.zip") == "ppo:x.zip?trust" and with_trust("random") == "random"
     assert with_trust("ppo:x.zip?trust") == "ppo:x.zip?trust"
+    assert trust_agents("ppo:a.zip+random, heuristic,ppo:b.zip") == \
+        "ppo:a.zip?trust+random,heuristic,ppo:b.zip?trust"
     with pytest.raises(ValueError, match=r"allowed: ppo:PATH\?trust"):
         make_agent("ppo:default?yes")
 
@@ -256,3 +258,7 @@ def test_a_trusted_zip_converts_to_a_safe_file_that_acts_the_same(tmp_path, caps
     assert np.isclose(safe.state_dict()["action_net.bias"].sum(), trusted.state_dict()["action_net.bias"].sum())
     assert make_agent(f"ppo:{zipped}?trust").config is None
     assert main(["convert-model", str(zipped), str(tmp_path / "x.zip"), "--trust"]) == 2
+    # --trust lets the game commands name the zip
+    assert main(["play", "--agents", f"ppo:{zipped},random", "--seed", "1", "--trust"]) == 0
+    assert main(["tournament", "--agents", f"ppo:{zipped},random", "--games", "2", "--workers", "1",
+                 "--out", str(tmp_path / "tournament"), "--trust"]) == 0

@@ -90,6 +90,9 @@ def save_game(state: GameState, seed: int, specs: list[str], path: str) -> str:
 def _cmd(args: argparse.Namespace) -> int:
     from rich.console import Console
     console = Console(width=None if sys.stdout.isatty() else 120)
+    if args.trust:  # ppo:PATH may name an SB3 zip (docs/security.md)
+        from agents.ppo import trust_agents
+        args.agents = trust_agents(args.agents)
     try:
         specs = parse_agents(args.agents)
         if not 2 <= len(specs) <= 5:
@@ -120,6 +123,9 @@ def register(subparsers) -> None:
     p.add_argument("--agents", required=True, help="comma-separated agent specs, one per seat (2-5)")
     p.add_argument("--seed", type=int, default=0, help="game seed (default 0)")
     p.add_argument("--board-side", default=None, help="board side (default: by player count)")
+    p.add_argument("--trust", action="store_true",
+                   help="let ppo:PATH name a Stable-Baselines3 .zip (loading one unpickles code: only "
+                        "files you trust; docs/security.md)")
     p.add_argument("--replay", metavar="FILE", default=None, help="save the game record to FILE")
     p.add_argument("--teams", action="store_true",
                    help="team variant: 4 agents, seats 0 and 3 against seats 1 and 2")

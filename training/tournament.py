@@ -297,6 +297,9 @@ def write_charts(results: dict[str, Any], out: Path) -> list[Path]:
 def _cmd(args: argparse.Namespace) -> int:
     from rich.console import Console
     console = Console(width=None if sys.stdout.isatty() else 120)
+    if args.trust:  # ppo:PATH may name an SB3 zip (docs/security.md)
+        from agents.ppo import trust_agents
+        args.agents = trust_agents(args.agents)
     try:
         if args.teams:  # team pairings: validate the specs of both seats of each
             agents = [x.strip() for x in args.agents.split(",") if x.strip()]
@@ -335,6 +338,9 @@ def register(subparsers) -> None:
                    help="parallel worker processes (default 2)")
     p.add_argument("--out", default=DEFAULT_OUT, help=f"output folder, resumable (default {DEFAULT_OUT})")
     p.add_argument("--board-side", default=None, help="board side (default: by player count)")
+    p.add_argument("--trust", action="store_true",
+                   help="let ppo:PATH name a Stable-Baselines3 .zip (loading one unpickles code: only "
+                        "files you trust; docs/security.md)")
     p.add_argument("--backend", default="local", choices=BACKENDS,
                    help="executor: local processes (--workers) or ray (pip install 'mk-env[rllib]')")
     p.add_argument("--address", default=None,
