@@ -147,3 +147,12 @@ def json_trace(st, actions: list[int]) -> list[str]:
         st.apply(a)
         out.append(st.to_json())
     return out
+
+
+def play_random(st, rng: np.random.Generator, steps: int | None = None):
+    """Apply up to ``steps`` random legal actions (all of the game if None); returns ``st``."""
+    while not st.is_terminal() and (steps is None or steps > 0):
+        legal = st.legal_actions()
+        st.apply(int(legal[rng.integers(len(legal))]))
+        steps = None if steps is None else steps - 1
+    return st

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import shutil
 from collections import Counter
@@ -13,6 +14,7 @@ from typing import Callable
 import numpy as np
 import pytest
 
+from mk_env.rules import Game
 from mk_env.rules.content import CLANS, RESOURCES, TOKEN_KINDS, ContentPack
 from mk_env.rules.pack_loader import DEFAULT_PACK_DIR, PackError, load_pack, parse_board
 
@@ -413,6 +415,42 @@ def test_pack_id_follows_the_files(tmp_path: Path, pack: ContentPack) -> None:
     _edit_json(root2, "spells.json", _set(["spells", 0, "text"], "changed"))
     other = load_pack(root2)
     assert other.pack_id.startswith("default@1+") and other.pack_id != pack.pack_id
+
+
+def test_a_pack_edited_on_disk_is_reloaded(tmp_path: Path, pack: ContentPack) -> None:
+    """The cache is keyed by content: an edit is seen by the next load, in the same process."""
+    root = _copy(tmp_path)
+    assert load_pack(root) is pack  # identical files: the very same pack object
+    _edit_json(root, "pack.json", _set(["rules", "trade_rate"], 5))
+    edited = load_pack(root)
+    assert edited.rules["trade_rate"] == 5 and edited.pack_id != pack.pack_id
+    assert Game(num_players=3, pack=str(root)).trade_rate == 5
+    shutil.copy(DEFAULT_PACK_DIR / "pack.json", root / "pack.json")  # back to the default's bytes
+    assert load_pack(root) is pack
+
+
+def test_an_edit_that_keeps_size_and_mtime_is_still_seen(tmp_path: Path, pack: ContentPack) -> None:
+    """Files younger than the settle time are hashed on every load: an edit in the same clock tick shows."""
+    root = _copy(tmp_path)
+    spells = root / "spells.json"
+    for f in root.rglob("*.*"):
+        f.touch()  # written just now, as by an editor
+    assert load_pack(root) is pack
+    stat = spells.stat()
+    text = spells.read_text(encoding="utf-8")
+    spells.write_text(text.replace("Earth Ritual", "Earth Rituax", 1), encoding="utf-8")
+    os.utime(spells, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same size, same mtime
+    assert load_pack(root).spells[0].name == "Earth Rituax"
+
+
+def test_a_broken_edit_is_refused_then_fixed(tmp_path: Path, pack: ContentPack) -> None:
+    root = _copy(tmp_path)
+    load_pack(root)
+    _edit_json(root, "pack.json", _set(["rules", "trade_rate"], 0))
+    with pytest.raises(PackError, match="rules.trade_rate: 0 is below the minimum 2"):
+        load_pack(root)
+    shutil.copy(DEFAULT_PACK_DIR / "pack.json", root / "pack.json")
+    assert load_pack(root) is pack
 
 
 def test_every_clan_has_a_pedestal_tier_slot(pack: ContentPack) -> None:

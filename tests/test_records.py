@@ -74,6 +74,10 @@ def _write(tmp_path, data) -> str:
     (lambda d: d.update(seed="seven"), "seed must be an integer"),
     (lambda d: d.update(actions=[1, -2]), "actions must be a list"),
     (lambda d: d.update(final_scores=[1]), "final_scores must be a list of 3"),
+    (lambda d: d.update(seed=-1), r"seed must be an integer in 0\.\.2\*\*128-1 .*got -1"),
+    (lambda d: d.update(seed=True), r"seed must be an integer in 0\.\.2\*\*128-1 .*got True"),
+    (lambda d: d.update(seed=2**200), r"seed must be an integer .*got an integer of 201 bits"),
+    (lambda d: d.update(actions=[1.5]), "actions must be a list of non-negative integers"),
 ])
 def test_bad_records_get_clear_errors(finished, tmp_path, change, message):
     data = finished.to_dict()
@@ -89,6 +93,26 @@ def test_missing_file_and_bad_json(tmp_path):
         load_record(_write(tmp_path, '{"format_version": 1, "pack'))
     with pytest.raises(RecordError, match="must be a JSON object"):
         load_record(_write(tmp_path, "[1, 2]"))
+
+
+@pytest.mark.parametrize("text", ['{"seed": ' + "9" * 5000 + "}", "[" * 100_000 + "]" * 100_000])
+def test_hostile_json_record_is_refused(tmp_path, text):
+    with pytest.raises(RecordError, match="not a valid JSON game record"):
+        load_record(_write(tmp_path, text))
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.update(actions=[10**7]), r"record action 0 \(10000000: outside the action space\) does not replay"),
+    (lambda d: d["options"].update(num_players=9), "are not valid game options"),
+])
+def test_a_loaded_record_that_cannot_be_played_is_refused(finished, tmp_path, change, message):
+    data = finished.to_dict()
+    change(data)
+    data.pop("final_scores")
+    data.pop("agents")
+    record = load_record(_write(tmp_path, data))
+    with pytest.raises(RecordError, match=message):
+        final_state(record)
 
 
 def test_a_tampered_record_does_not_replay(finished):

@@ -162,7 +162,7 @@ def _check_tokens(state: GameState) -> None:
 
 def _check_statues(state: GameState) -> None:
     """Statues: valid clans, at most ``statues_per_clan`` each, only on a tile or on a statue spot
-    (still buried there), none on the sentinel."""
+    (still buried there), none on the sentinel; as many as setup dealt (one per spot, clans in turn)."""
     game = state.game
     geo, pack = game.geo, game.pack
     statue = state.statue
@@ -179,6 +179,13 @@ def _check_statues(state: GameState) -> None:
     stray = (statue >= 0) & (state.kind == EMPTY) & ~spots
     if stray.any():
         _fail("statues", f"statue on empty square {geo.rc(int(np.flatnonzero(stray)[0]))} that is no statue spot")
+    # setup puts one statue on each spot, the clans in turn (the loader keeps spots below the statues), and
+    # statues never leave the board: the clans' counts differ by at most one and add up to the spots
+    n_spots = len(geo.side.statue_spots)
+    dealt = sorted(n_spots // len(CLANS) + (c < n_spots % len(CLANS)) for c in range(len(CLANS)))
+    if sorted(counts.tolist()) != dealt:
+        _fail("statues", f"statues by clan {counts.tolist()} on the board; setup deals {n_spots} spots as {dealt} "
+                         f"(in some clan order) and statues never leave the board")
 
 
 def _check_tiles(state: GameState) -> None:

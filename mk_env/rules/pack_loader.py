@@ -26,6 +26,7 @@ import json
 import math
 import os
 import re
+import time
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -138,6 +139,8 @@ FIXED_RULES: dict[str, tuple[object, str]] = {
                      "Level-2 and 3 Level-1 slots"),
 }
 _RULE_KEYS = (*_RULE_RANGES, *FIXED_RULES)
+#: the JSON files a manifest names (besides the boards), in the order they are loaded
+_DATA_FILES = ("tunnels", "trolls", "spells", "workshops", "great_halls")
 _COMPONENT_KEYS = (
     "tunnel_tiles", "great_halls", "spells", "workshop_kinds", "workshop_tiles", "starter_trolls",
     "horde_trolls", "pedestal_tokens",
@@ -713,56 +716,85 @@ def _tileable(cells: tuple[tuple[int, int], ...], tunnels: tuple[TunnelShape, ..
 
 @dataclass(frozen=True)
 class _Loaded:
-    """A pack loaded from a folder, with the (name, size, mtime) stamp of its files when it was read."""
+    """A pack loaded from a folder: its files' (name, size, mtime) stamp and content hash when read, and
+    whether the files were already older than the read by a safe margin (``settled``)."""
 
     pack: ContentPack
     files: tuple[str, ...]
     stamp: tuple[tuple[str, int, int], ...]
+    digest: str
+    settled: bool
 
 
 _BY_PATH: dict[str, _Loaded] = {}
 #: packs by content (``pack_id`` ends with the hash of every file); the most recently loaded last
 _BY_CONTENT: OrderedDict[str, ContentPack] = OrderedDict()
 _CONTENT_CACHE_SIZE = 32
+#: a file modified less than this before it was read may change again within the same mtime tick
+_SETTLE_NS = 2_000_000_000
 
 
 def load_pack(path: str | os.PathLike | None = None) -> ContentPack:
     """Load and validate the pack in folder ``path`` (``None``: the default pack).
 
     Cached by content: when a file of the pack changed on disk (size or modification time) since it was
-    last read here, the pack is read and validated again; packs with identical files (the same
-    ``pack_id``) are one and the same object, wherever they lie.
+    last read here, the pack is read and validated again; while its files are younger than two seconds
+    their bytes are hashed on every call as well (an edit within one clock tick keeps the mtime). Packs
+    with identical files (the same ``pack_id``) are one and the same object, wherever they lie.
     """
-    root = (DEFAULT_PACK_DIR if path is None else Path(path)).resolve()
+    root = DEFAULT_PACK_DIR if path is None else Path(path).resolve()  # the default's path is resolved
     key = str(root)
     hit = _BY_PATH.get(key)
     if hit is not None and _stamp(root, hit.files) == hit.stamp:
-        return hit.pack
+        if hit.settled:
+            return hit.pack
+        if _digest(root, hit.files) == hit.digest:
+            _BY_PATH[key] = _Loaded(hit.pack, hit.files, hit.stamp, hit.digest, _settled(hit.stamp))
+            return hit.pack
+    listed = _listed_files(root)
+    stamp_before = _stamp(root, listed)
     pack, files = _load(root)
     pack = _BY_CONTENT.setdefault(pack.pack_id, pack)
     _BY_CONTENT.move_to_end(pack.pack_id)
     while len(_BY_CONTENT) > _CONTENT_CACHE_SIZE:
         _BY_CONTENT.popitem(last=False)
-    _BY_PATH[key] = _Loaded(pack, files, _stamp(root, files))
+    stamp = _stamp(root, files)
+    if files == listed and stamp == stamp_before:  # else changed while being read: the next call reads again
+        _BY_PATH[key] = _Loaded(pack, files, stamp, _digest(root, files), _settled(stamp))
     return pack
+
+
+def _listed_files(root: Path) -> tuple[str, ...]:
+    """The files the manifest names, in the order :func:`_load` returns them (empty if it cannot tell)."""
+    try:
+        listed = json.loads(_read_text(root, MANIFEST))["files"]
+        return (MANIFEST, *listed["boards"], *(listed[k] for k in _DATA_FILES))
+    except (PackError, ValueError, RecursionError, KeyError, TypeError):
+        return ()
+
+
+def _settled(stamp: tuple[tuple[str, int, int], ...]) -> bool:
+    """Whether every file was last modified well before now (so a later edit changes its stamp)."""
+    return all(mtime < time.time_ns() - _SETTLE_NS for _, _, mtime in stamp)
 
 
 def _stamp(root: Path, files: tuple[str, ...]) -> tuple[tuple[str, int, int], ...]:
     """(name, size, modification time in ns) of each file; (name, -1, -1) for one that is missing."""
     out = []
+    folder = str(root)
     for rel in files:
         try:
-            st = (root / rel).stat()
+            st = os.stat(os.path.join(folder, rel))
             out.append((rel, st.st_size, st.st_mtime_ns))
         except OSError:
             out.append((rel, -1, -1))
     return tuple(out)
 
 
-def _digest(root: Path, rel_files: list[str]) -> str:
-    """sha256 of every file of the pack (the manifest included), in name order, as hex."""
+def _digest(root: Path, files: tuple[str, ...] | list[str]) -> str:
+    """sha256 of the pack's files (the manifest is always included), in name order, as hex."""
     digest = hashlib.sha256()
-    for rel in sorted([MANIFEST, *rel_files]):
+    for rel in sorted({MANIFEST, *files}):
         digest.update(rel.encode("utf-8") + b"\0")
         digest.update((root / rel).read_bytes())
         digest.update(b"\0")
@@ -849,8 +881,7 @@ def _load(root: Path) -> tuple[ContentPack, tuple[str, ...]]:
     name = _str(m["name"], file, "name")
     version = _str(m["version"], file, "version")
 
-    files = _dict(m["files"], file, "files", required=("boards", "tunnels", "trolls", "spells", "workshops",
-                                                         "great_halls"))
+    files = _dict(m["files"], file, "files", required=("boards", *_DATA_FILES))
     board_files = _list(files["boards"], file, "files.boards")
     if not board_files:
         raise PackError(file, "files.boards", "needs at least one board side")
@@ -860,7 +891,7 @@ def _load(root: Path) -> tuple[ContentPack, tuple[str, ...]]:
         if not b.endswith(".txt"):
             raise PackError(file, f"files.boards[{i}]", f"board maps are .txt files, got {b!r}")
         rel_files.append(b)
-    for k in ("tunnels", "trolls", "spells", "workshops", "great_halls"):
+    for k in _DATA_FILES:
         rel = _str(files[k], file, f"files.{k}")
         if not rel.endswith(".json"):
             raise PackError(file, f"files.{k}", f"expected a .json file, got {rel!r}")
