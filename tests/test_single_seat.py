@@ -123,18 +123,25 @@ def test_learner_illegal_action_loses():
     assert term and r == -1.0 and "illegal" in info["illegal_action"]["message"]
 
 
-def test_pickles_mid_game():
-    env = mk_env.single_seat_env(num_players=2, reward="dense")
+@pytest.mark.parametrize("observation", ["dict", "flat"])
+def test_pickles_mid_game_and_continues_the_same_game(observation):
+    env = mk_env.single_seat_env(num_players=3, reward="dense", observation=observation)
     env.reset(seed=4)
     for _ in range(5):
         env.step(int(np.flatnonzero(env.action_masks())[0]))
     copy = pickle.loads(pickle.dumps(env))
     assert isinstance(copy, SingleSeatEnv) and copy.seat == env.seat
     assert copy.aec.game_state == env.aec.game_state
-    a = int(np.flatnonzero(env.action_masks())[0])
-    o1, r1, *_ = env.step(a)
-    o2, r2, *_ = copy.step(a)
-    assert r1 == r2 and all(np.array_equal(o1[k], o2[k]) for k in o1)
+    rng_a, rng_b = np.random.default_rng(1), np.random.default_rng(1)
+    done = False
+    while not done:  # the same future: the opponents' random draws and the engine's chance too
+        a = int(rng_a.choice(np.flatnonzero(env.action_masks())))
+        assert a == int(rng_b.choice(np.flatnonzero(copy.action_masks())))
+        o1, r1, done, _, _ = env.step(a)
+        o2, r2, *_ = copy.step(a)
+        assert r1 == r2
+        assert all(np.array_equal(o1[k], o2[k]) for k in o1) if observation == "dict" else np.array_equal(o1, o2)
+    assert copy.aec.game_state == env.aec.game_state and copy.aec.game_state.is_terminal()
 
 
 def test_maskable_ppo_trains_and_evaluates():

@@ -438,7 +438,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.strict = bool(strict)
         self.illegal_reward = float(illegal_reward)
         self.observation_style = check_style(observation)
-        self._dict_style = self.observation_style == "dict"
         self.observer = Observer(self.game)
         self.possible_agents = [f"player_{p}" for p in range(self.game.num_players)]
         self.agent_seat = {a: p for p, a in enumerate(self.possible_agents)}
@@ -504,15 +503,18 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The observation of ``agent`` in this environment's style (the mask is all zeros when it is
         not that agent's decision)."""
-        seat = self.agent_seat[agent]
+        return self.observe_seat(self.agent_seat[agent], self.observation_style)
+
+    def observe_seat(self, seat: int, style: str) -> dict[str, np.ndarray]:
+        """The observation of ``seat`` in ``style`` (``"dict"``, ``"flat"`` or ``"rllib"``)."""
         st = self.game_state
         if st.current == seat and st.phase != self._game_over:
             mask = st.legal_mask()
         else:
             mask = np.zeros(self.game.layout.size, np.int8)
-        if self._dict_style:
+        if style == "dict":
             return {"observation": self.observer.encode(st, seat), "action_mask": mask}
-        return styled(self.observation_style, self.observer.encode_flat(st, seat), mask)
+        return styled(style, self.observer.encode_flat(st, seat), mask)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -168,11 +168,7 @@ class SingleSeatEnv(gymnasium.Env):
 
     def _observe_dict(self, seat: int) -> dict[str, np.ndarray]:
         """The dict-style observation of ``seat`` (what agents' ``view.observation()`` returns)."""
-        if not self._flat:
-            return self.observe(seat)
-        st = self.aec.game_state
-        mask = st.legal_mask() if st.current_player() == seat else np.zeros(self.aec.game.layout.size, np.int8)
-        return {"observation": self.aec.observer.encode(st, seat), "action_mask": mask}
+        return self.aec.observe_seat(seat, "dict")
 
     def _observation(self) -> dict[str, np.ndarray] | np.ndarray:
         observer, st = self.aec.observer, self.aec.game_state
