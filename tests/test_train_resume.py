@@ -131,3 +131,36 @@ def test_dead_workers_names_the_worker_and_close_survives_it():
     finally:
         close_vec_env(venv)
     assert venv.closed and not any(p.is_alive() for p in venv.processes)
+
+
+def test_a_zip_checkpoint_of_an_older_version_resumes_only_with_trust(tmp_path):
+    """A run of an older mk_env (SB3 zip checkpoints, settings in config.json) continues with
+    ``--trust`` and from then on writes safe files."""
+    import json
+
+    from sb3_contrib import MaskablePPO
+
+    from agents.networks import FlatExtractor
+    from training.train import make_vec_env
+    out = tmp_path / "old"
+    venv = make_vec_env(2, "dummy", 0, players=2, reward="dense", opponents="random:1",
+                        snapshot_dir=out / "snapshots")
+    model = MaskablePPO("MultiInputPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0,
+                        device="cpu", policy_kwargs=dict(features_extractor_class=FlatExtractor,
+                                                         features_extractor_kwargs=dict(features_dim=16),
+                                                         net_arch=dict(pi=[8], vf=[8])))
+    model.learn(ROLLOUT)
+    (out / "checkpoints").mkdir()
+    model.save(out / "checkpoints" / f"model_{ROLLOUT}.zip")
+    venv.close()
+    (out / "config.json").write_text(json.dumps(dict(
+        players=2, timesteps=ROLLOUT, opponents="random:1", envs=2, vec="dummy", seed=0, reward="dense",
+        extractor="flat", n_steps=64, batch_size=64, n_epochs=1, learning_rate=3e-4, ent_coef=0.01,
+        gamma=0.99, game_options={}, imitate=None)))
+    with pytest.raises(ValueError, match="unpickles Python objects.*pass --trust to mk-env train --resume"):
+        train(out, timesteps=2 * ROLLOUT, resume=True, eval_every=0)
+    final = train(out, timesteps=2 * ROLLOUT, resume=True, trust=True, eval_every=0)
+    config = read_config(final)
+    assert config["num_timesteps"] == 2 * ROLLOUT and config["training"]["settings"]["n_steps"] == 64
+    assert config["policy_kwargs"]["extractor_kwargs"] == {"features_dim": 16}
+    assert checkpoints(out)[-1].suffix == ".safetensors"

@@ -128,6 +128,7 @@ def _callback_class():
             self.seconds_before = seconds_before
             self.next: dict[str, float] = {}
             self.trained_steps = 0  # steps whose experience the weights have been trained on
+            self.stopped_at: int | None = None  # the step at which a stop request ended a rollout
             self.t0 = time.perf_counter()
 
         def seconds(self) -> float:
@@ -151,7 +152,10 @@ def _callback_class():
                 self.between_rollouts()
 
         def _on_step(self) -> bool:
-            return self.stop.signum is None
+            if self.stop.signum is None:
+                return True
+            self.stopped_at = self.model.num_timesteps
+            return False
 
         def between_rollouts(self, jobs: tuple[str, ...] = JOBS) -> None:
             """Run the jobs that are due at the current step."""
@@ -538,7 +542,7 @@ def _learn(model: Any, venv: Any, out: Path, settings: dict[str, Any], timesteps
                 raise
         finally:
             close_vec_env(venv)
-    if stop.signum is not None or lost:
+    if callback.stopped_at is not None or lost:  # (a signal after the last rollout changes nothing)
         reached = model.num_timesteps
         model.num_timesteps = callback.trained_steps
         path = save_checkpoint(model, out, callback.seconds(), settings)
