@@ -110,6 +110,9 @@ HOSTILE: list[tuple[str, Edit, str]] = [
     ("supply 10**6", _set("pack.json", ["supply", "stone"], 10**6), "pack.json: supply.stone: 1000000 is above"),
     ("statues 10**6", _set("pack.json", ["statues_per_clan"], 10**6), "pack.json: statues_per_clan: "),
     ("pedestals 1000", _set("pack.json", ["pedestals_per_clan"], 1000), "pack.json: pedestals_per_clan: "),
+    ("no pedestals", _set("pack.json", ["pedestals_per_clan"], 0), "pack.json: pedestals_per_clan: 0 is below"),
+    ("worthless pedestal tokens", _set("pack.json", ["pedestal_tokens"], [0] * 15),
+     "pack.json: pedestal_tokens: every token is worth 0"),
     ("statue value 10**9", _set("pack.json", ["statue_values", 0], 10**9), "pack.json: statue_values[0]: "),
     ("a 5000-digit number", _raw("pack.json", '{"name": ' + "9" * 5000 + "}"), "pack.json: bad JSON"),
     ("tunnel stack 10**6", _set("tunnels.json", ["tunnels", 0, "count"], 10**6), "tunnels.json: tunnels[0].count: "),
@@ -217,6 +220,47 @@ def test_an_editable_rule_number_changes_the_game(tmp_path: Path, key: str, valu
             "spellbook_size": game.layout.sizes["cast"], "runes_to_disintegrate": game.runes_to_disintegrate}
     assert read[key] == value
     assert play_random(game.new_initial_state(1), np.random.default_rng(1)).is_terminal()  # a whole game
+
+
+def _at_every_bound(d: dict) -> None:
+    """pack.json with every number at the top of its range (the counts of the other files to match)."""
+    d["rules"].update(trade_rate=8, set_size=7, retire_bribes=1, spellbook_size=10, runes_to_disintegrate=1)
+    top = LIMITS["honour"]
+    d["supply"] = {k: LIMITS["supply"] for k in d["supply"]}
+    d.update(statues_per_clan=LIMITS["statues_per_clan"], pedestals_per_clan=LIMITS["pedestals_per_clan"],
+             statue_values=[top] * 5, pedestal_multiplier=LIMITS["pedestal_multiplier"], pedestal_tokens=[top] * 15,
+             coronation_tokens={str(n): [top] * n for n in range(2, 6)},
+             tunnel_honour={k: {m: top for m in v} for k, v in d["tunnel_honour"].items()})
+    d["components"].update(tunnel_tiles=8 * LIMITS["tile_count"], workshop_tiles=11 * LIMITS["tile_count"])
+
+
+def _workshops_at_every_bound(d: dict) -> None:
+    for w in d["workshops"]:
+        w["count"] = LIMITS["tile_count"]
+    d["workshops"][4]["trades"] = [{"give_any": LIMITS["give_any"], "gain": {"hammer": LIMITS["amount"]}}]
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_a_pack_at_every_bound_plays_whole_games(tmp_path: Path, players: int) -> None:
+    """The bounds are usable together: no count overflows its type, the game ends, the env encodes it."""
+    import mk_env
+
+    root = tmp_path / "p"
+    shutil.copytree(DEFAULT_PACK_DIR, root)
+    _both(_json("pack.json", _at_every_bound), _json("workshops.json", _workshops_at_every_bound),
+          _json("tunnels.json", lambda d: [t.update(count=LIMITS["tile_count"]) for t in d["tunnels"]]),
+          _json("great_halls.json", lambda d: [h.update(low=LIMITS["honour"], high=LIMITS["honour"])
+                                               for h in d["great_halls"]]))(root)
+    game = Game(num_players=players, pack=str(root))
+    assert game.layout.size <= LIMITS["actions"]
+    state = play_random(game.new_initial_state(3), np.random.default_rng(3))
+    assert state.is_terminal() and all(state.score_breakdown(p)["total"] > 0 for p in range(players))
+    env = mk_env.env(num_players=players, pack=str(root))
+    env.reset(seed=3)
+    for _ in range(50):
+        obs, *_ = env.last()
+        assert all(np.isfinite(part).all() for part in obs["observation"].values())
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
 
 
 def test_fixed_rule_numbers_may_be_restated_or_left_out(tmp_path: Path) -> None:

@@ -931,12 +931,15 @@ def _load(root: Path) -> tuple[ContentPack, tuple[str, ...]]:
         raise PackError(file, "pedestal_tokens", f"{len(tokens)} tokens but components.pedestal_tokens is "
                         f"{comp['pedestal_tokens']}")
     pedestal_tokens = tuple(_int(x, file, f"pedestal_tokens[{i}]", 0, honour) for i, x in enumerate(tokens))
+    if not any(pedestal_tokens):
+        raise PackError(file, "pedestal_tokens", "every token is worth 0; at least one must be worth 1 or more (the "
+                        "observation scales the pedestal track by the largest token)")
     coronation_tokens = _load_coronation(m["coronation_tokens"], file)
 
     sup = _dict(m["supply"], file, "supply", required=RESOURCES)
     supply = {r: _int(sup[r], file, f"supply.{r}", 1, LIMITS["supply"]) for r in RESOURCES}
     statues_per_clan = _int(m["statues_per_clan"], file, "statues_per_clan", 1, LIMITS["statues_per_clan"])
-    pedestals_per_clan = _int(m["pedestals_per_clan"], file, "pedestals_per_clan", 0,
+    pedestals_per_clan = _int(m["pedestals_per_clan"], file, "pedestals_per_clan", 1,
                               LIMITS["pedestals_per_clan"])
 
     # --- boards
