@@ -27,6 +27,8 @@ _EXPORTS = {
     "SingleSeatEnv": "single_seat", "random_opponent": "single_seat", "single_seat_env": "single_seat",
     "FlattenObservation": "wrappers", "OBSERVATION_STYLES": "wrappers", "observation_slices": "wrappers",
 }
+_SUBMODULES = ("aec", "docs", "masks", "observation", "render", "replay_html", "rewards", "single_seat",
+               "version", "wrappers")
 __all__ = sorted(_EXPORTS)
 
 
@@ -35,11 +37,13 @@ def __getattr__(name: str) -> Any:
         value = getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
         globals()[name] = value
         return value
+    if name in _SUBMODULES:  # ``mk_env.env.aec`` without importing it first, as before
+        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+    return sorted(set(globals()) | set(_EXPORTS) | set(_SUBMODULES))
 
 
 class _CallableModule(types.ModuleType):
