@@ -88,7 +88,7 @@ def read_config(path: str | Path) -> dict[str, Any]:
             header = json.loads(f.read(size))
         text = header["__metadata__"][METADATA_KEY]
         config = json.loads(text)
-    except (struct.error, ValueError, KeyError, TypeError, UnicodeDecodeError) as e:
+    except (struct.error, ValueError, KeyError, TypeError, RecursionError) as e:
         raise ModelFileError(f"{path} is not an mk_env model file (a .safetensors file with "
                              f"{METADATA_KEY!r} metadata): {type(e).__name__}: {e}") from None
     _check_config(config, path)

@@ -201,7 +201,8 @@ def test_torn_and_foreign_files_are_refused(tmp_path):
     with pytest.raises(ModelFileError, match="unreadable tensors"):
         load_policy(torn)
     for name, data in (("empty", b""), ("text", b"hello world, not a model"),
-                       ("huge_header", (2 ** 60).to_bytes(8, "little") + b"{}")):
+                       ("huge_header", (2 ** 60).to_bytes(8, "little") + b"{}"),
+                       ("deep_json", (200_002).to_bytes(8, "little") + b"[" * 100_001 + b"]" * 100_001)):
         (tmp_path / name).write_bytes(data)
         with pytest.raises(ModelFileError, match="is not an mk_env model file"):
             load_policy(tmp_path / name)
