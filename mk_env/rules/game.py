@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,7 +44,9 @@ class GameOptions:
     pack: str | None = None  # path of a data pack; None = the default pack
 
 
-_TABLES: dict[tuple[int, str], tuple[ContentPack, BoardGeometry, ActionLayout]] = {}
+_TABLES: OrderedDict[tuple[int, str], tuple[ContentPack, BoardGeometry, ActionLayout]] = OrderedDict()
+#: board sides whose tables are kept (least recently used first out: packs edited on disk are new packs)
+_TABLES_KEPT = 32
 
 
 def _tables(pack: ContentPack, side: str) -> tuple[BoardGeometry, ActionLayout]:
@@ -53,6 +56,9 @@ def _tables(pack: ContentPack, side: str) -> tuple[BoardGeometry, ActionLayout]:
     if hit is None or hit[0] is not pack:
         geo = BoardGeometry(pack.boards[side], pack.tunnels, pack.great_halls)
         hit = _TABLES[key] = (pack, geo, ActionLayout(pack, geo))
+        while len(_TABLES) > _TABLES_KEPT:
+            _TABLES.popitem(last=False)
+    _TABLES.move_to_end(key)
     return hit[1], hit[2]
 
 
