@@ -10,6 +10,12 @@ its declared :class:`~gymnasium.spaces.Box`.
 Egocentric: wherever the arrays have a player axis, row 0 is the observing player, then the others
 in turn order. Only public information and the observer's own draft hand are encoded (never the
 order of the horde decks or of the spell deck, nor other players' starter hands).
+
+One flat buffer (OpenSpiel's observer): the arrays are views onto one float32 vector of
+:attr:`Observer.size` entries, laid out in the space's key order (:attr:`Observer.slices`:
+``key -> (start, stop, shape)``), so :meth:`Observer.encode_flat` gives the vector with no extra copy
+and :meth:`Observer.encode` the dict of views. :meth:`Observer.encode_state` is PettingZoo's global
+state: seat 0's vector followed by every hidden part (:attr:`Observer.state_slices`).
 """
 
 from __future__ import annotations
