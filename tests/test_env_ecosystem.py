@@ -315,6 +315,9 @@ def test_import_mk_env_registers_without_importing_gymnasium_or_pettingzoo():
             "g = gymnasium.make('mk_env/MountainKing-v0', num_players=3, observation='flat'); g.reset(seed=0)\n"
             "print(e.possible_agents, g.observation_space.shape)\n")
     assert "['player_0', 'player_1']" in _run_python(code).stdout
+    code = ("import gymnasium\n"  # Gymnasium's "module:id" form imports mk_env, which registers
+            "print(gymnasium.make('mk_env:mk_env/MountainKing-v0', num_players=2).reset(seed=0)[1])\n")
+    assert "'seat'" in _run_python(code).stdout
 
 
 def test_gymnasium_make_vec_runs_episodes_with_a_mask_never_empty():

@@ -282,7 +282,8 @@ action on the autoreset step and ignore it, and an empty mask would break a mask
 terminal reward, even when an opponent's move ends the game. It is registered with Gymnasium on
 `import mk_env`: `gymnasium.make("mk_env/MountainKing-v0", num_players=2, observation="flat")`,
 `gymnasium.make_vec("mk_env/MountainKing-v0", num_envs=8, num_players=2)` (the keyword arguments
-are those of `single_seat_env`).
+are those of `single_seat_env`); `gymnasium.make("mk_env:mk_env/MountainKing-v0", ...)` imports
+mk_env itself first.
 
 ## Rendering
 
