@@ -172,6 +172,7 @@ def test_a_policy_opponent_pickles_as_its_path_and_plays_legal_actions(run):
         mask = env.action_masks()
         _, _, done, _, info = env.step(int(np.flatnonzero(mask)[0]))
     assert "illegal_action" not in info
+    assert opponent.load() is not None and len(pickle.dumps(opponent)) < 500  # loaded: still a path
 
 
 def test_the_self_play_wrapper_redraws_opponents_at_each_reset(tmp_path):

@@ -55,17 +55,31 @@ class PolicyOpponent:
     """A frozen policy as an opponent callable ``f(observation_dict, rng) -> action``.
 
     It samples from the policy (``deterministic=False``; the sample draws on torch's generator, not
-    ``rng``). Pickles as its path: the model is loaded in whichever process uses it.
+    ``rng``). Pickles as its path: the model is loaded in whichever process uses it, and then held
+    for the opponent's episode (the pool loads it when it draws it: an older snapshot may be pruned
+    from disk meanwhile).
     """
 
     def __init__(self, path: str | Path):
         self.path = str(path)
+        self._policy: Any = None
+
+    def __getstate__(self) -> dict:
+        return {"path": self.path}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(state["path"])
+
+    def load(self) -> Any:
+        """The policy, loaded (:func:`load_policy`) on first use and held from then on."""
+        if self._policy is None:
+            self._policy = load_policy(self.path)
+        return self._policy
 
     def __call__(self, observation: dict, rng: np.random.Generator) -> int:
-        policy = load_policy(self.path)
-        action, _ = policy.predict(observation["observation"],
-                                   action_masks=observation["action_mask"].astype(bool),
-                                   deterministic=False)
+        action, _ = self.load().predict(observation["observation"],
+                                        action_masks=observation["action_mask"].astype(bool),
+                                        deterministic=False)
         return int(action)
 
     def __repr__(self) -> str:
@@ -152,10 +166,11 @@ class OpponentPool:
         return [self._opponent(sources[i], snaps, rng) for i in picks]
 
     def _opponent(self, source: str, snaps: list[Path], rng: np.random.Generator) -> Any:
-        if source == "latest":
-            return PolicyOpponent(snaps[-1])
-        if source == "snapshots":
-            return PolicyOpponent(snaps[int(rng.integers(len(snaps) - 1))])
+        if source in SNAPSHOT_SOURCES:
+            index = -1 if source == "latest" else int(rng.integers(len(snaps) - 1))
+            opponent = PolicyOpponent(snaps[index])
+            opponent.load()
+            return opponent
         if source not in self._agents:
             from agents import make_agent
             self._agents[source] = make_agent(source)
