@@ -38,7 +38,7 @@ import gymnasium
 import numpy as np
 
 from mk_env.rules import IllegalActionError
-from mk_env.rules.turn import action_number
+from mk_env.rules.turn import ActionTypeError, action_number
 from mk_env.rules.view import PlayerView
 
 from .aec import raw_env, warn_illegal_action
@@ -136,8 +136,8 @@ class SingleSeatEnv(gymnasium.Env):
                 act = opponent(self.observe(seat), self.np_random)
             try:
                 act = action_number(act, aec.game.layout.size)
-            except TypeError as err:
-                raise TypeError(f"opponent of seat {seat}: {err}") from None
+            except ActionTypeError as err:
+                raise ActionTypeError(f"opponent of seat {seat}: {err}") from None
             if not st.is_legal(act):
                 raise ValueError(f"opponent of seat {seat} chose an illegal action {act}: "
                                  f"{aec.describe_action(act) if 0 <= act < aec.game.layout.size else 'not an action number'}; "
