@@ -375,8 +375,8 @@ def resume_settings(stored: dict[str, Any], given: dict[str, Any]) -> tuple[dict
     fixed = [k for k in changed if k in FIXED_ON_RESUME]
     if fixed:
         what = ", ".join(f"{_flag(k)} {changed[k]['was']!r} -> {changed[k]['now']!r}" for k in fixed)
-        raise ValueError(f"--resume cannot change {what}: they shape the network and the game it "
-                         f"reads; start a new run in another --out")
+        raise ValueError(f"--resume cannot change {what}: these settings shape the network and the "
+                         f"game it reads; start a new run in another --out")
     return {**stored, **given}, changed
 
 
