@@ -359,6 +359,11 @@ def convert_zip(src: str | Path, dst: str | Path, trust: bool = False, players: 
 
     ``players`` defaults to the model's ``players`` observation rows; ``game_options`` to none (the
     board side by player count)."""
+    if not Path(src).is_file():
+        raise ModelFileError(f"no model file at {str(src)!r}")
+    if not is_sb3_zip(src):
+        raise ModelFileError(f"{src} is not a Stable-Baselines3 zip (a .safetensors model file needs "
+                             f"no conversion)")
     model = load_sb3_zip(src, trust, how="pass trust=True (`--trust`)")
     if players is None:
         players = int(model.observation_space["players"].shape[0])

@@ -259,6 +259,10 @@ def test_a_trusted_zip_converts_to_a_safe_file_that_acts_the_same(tmp_path, caps
     assert np.isclose(safe.state_dict()["action_net.bias"].sum(), trusted.state_dict()["action_net.bias"].sum())
     assert make_agent(f"ppo:{zipped}?trust").config is None
     assert main(["convert-model", str(zipped), str(tmp_path / "x.zip"), "--trust"]) == 2
+    with pytest.raises(ModelFileError, match="no model file"):
+        convert_zip(tmp_path / "missing.zip", tmp_path / "y.safetensors", trust=True)
+    with pytest.raises(ModelFileError, match="not a Stable-Baselines3 zip"):
+        convert_zip(out, tmp_path / "y.safetensors", trust=True)
     # --trust lets the game commands name the zip
     assert main(["play", "--agents", f"ppo:{zipped},random", "--seed", "1", "--trust"]) == 0
     assert main(["tournament", "--agents", f"ppo:{zipped},random", "--games", "2", "--workers", "1",
