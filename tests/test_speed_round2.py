@@ -50,8 +50,11 @@ def test_out_of_range_and_ill_typed_actions_still_trip_the_bounds_assertion():
     e = mk_env.env(num_players=2)
     e.reset(seed=1)
     before = e.unwrapped.game_state.to_json()
-    for bad in (-1, e.unwrapped.game.layout.size, 2**40, 3.0, "3", None, np.float64(1.0)):
+    for bad in (-1, e.unwrapped.game.layout.size, 2**40, None):
         with pytest.raises(AssertionError):
+            e.step(bad)
+    for bad in (3.0, "3", np.float64(1.0)):  # not an action number at all: the engine's clear TypeError
+        with pytest.raises(TypeError, match="an action must be an integer action number"):
             e.step(bad)
     assert e.unwrapped.game_state.to_json() == before
     with pytest.raises(AttributeError):
