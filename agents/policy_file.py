@@ -299,7 +299,7 @@ def save_model(model: Any, path: str | Path, players: int, game_options: dict[st
     ``optimizer``: also keep Adam's moments (checkpoints for ``--resume``; about three times the
     size); ``training``: run settings to keep (JSON). The model's spaces must be those of the
     single-seat view of ``players`` and ``game_options`` in this mk_env."""
-    from safetensors.torch import save_file
+    from safetensors.torch import save
 
     from mk_env.env.version import ENV_NAME, layout_fingerprint
     from mk_env.rules import Game
@@ -325,8 +325,9 @@ def save_model(model: Any, path: str | Path, players: int, game_options: dict[st
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")
-    save_file({k: v.detach().cpu().contiguous() for k, v in tensors.items()}, str(tmp),
-              metadata={METADATA_KEY: json.dumps(config)})
+    data = save({k: v.detach().cpu().contiguous() for k, v in tensors.items()},
+                metadata={METADATA_KEY: json.dumps(config)})
+    tmp.write_bytes(data)  # an ordinary file (the process's umask), whole or not at all at ``path``
     os.replace(tmp, path)
     return path
 

@@ -150,7 +150,7 @@ def test_a_zip_checkpoint_of_an_older_version_resumes_only_with_trust(tmp_path):
                                                          features_extractor_kwargs=dict(features_dim=16),
                                                          net_arch=dict(pi=[8], vf=[8])))
     model.learn(ROLLOUT)
-    (out / "checkpoints").mkdir()
+    (out / "checkpoints").mkdir(parents=True)
     model.save(out / "checkpoints" / f"model_{ROLLOUT}.zip")
     venv.close()
     (out / "config.json").write_text(json.dumps(dict(
