@@ -45,6 +45,12 @@ _COUNT_FIELDS = ("supply", "tunnel_supply", "workshop_supply", "horde_bribes", "
 _SCALAR_COUNTS = ("turn", "workshops_left", "uses_left", "free_moves", "next_tile", "next_region")
 
 
+#: trollsmoot slots that rest on two others, and those two
+_RESTING = [s for s, support in enumerate(SMOOT_SUPPORT) if support]
+_BENEATH_A = [SMOOT_SUPPORT[s][0] for s in _RESTING]
+_BENEATH_B = [SMOOT_SUPPORT[s][1] for s in _RESTING]
+
+
 class InvariantError(AssertionError):
     """A state breaks an invariant of the game; the message names it and the numbers involved."""
 
@@ -357,12 +363,14 @@ def _check_trollsmoot(state: GameState) -> None:
     filled = state.smoot >= 0
     symbols = game.card_symbols[np.maximum(state.smoot, 0)] * filled[:, :, None]
     over = state.tokens > symbols
+    unsupported = filled[:, _RESTING] & ~(filled[:, _BENEATH_A] & filled[:, _BENEATH_B])
     for p in range(state.num_players):
         smoot = state.smoot[p]
-        for s, support in enumerate(SMOOT_SUPPORT):
-            if filled[p, s] and not filled[p, list(support)].all():
-                _fail("trollsmoot shape", f"player {p}'s slot {s} is filled but slots {support} beneath hold "
-                                          f"{[int(smoot[b]) for b in support]}")
+        if unsupported[p].any():
+            s = _RESTING[int(np.argmax(unsupported[p]))]
+            support = SMOOT_SUPPORT[s]
+            _fail("trollsmoot shape", f"player {p}'s slot {s} is filled but slots {support} beneath hold "
+                                      f"{[int(smoot[b]) for b in support]}")
         if over[p].any():
             s = int(np.flatnonzero(over[p].any(axis=1))[0])
             what = f"troll {game.cards[smoot[s]].name}" if smoot[s] >= 0 else "empty slot"

@@ -126,7 +126,7 @@ def _array(name: str, value: Any, shape: tuple[int, ...], dtype: Any, lo: int, h
     want = bool if dtype is np.bool_ else int
     what = "an array of true/false" if want is bool else "a numeric array of integers"
     try:
-        leaves = list(_leaves(value, len(shape))) if type(value) is list else None
+        leaves = (value if len(shape) == 1 else list(_leaves(value, len(shape)))) if type(value) is list else None
     except TypeError:
         leaves = None
     if leaves is None:
