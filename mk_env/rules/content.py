@@ -152,4 +152,5 @@ class ContentPack:
     supply: dict[str, int]  # resource name -> component count
     statues_per_clan: int
     pedestals_per_clan: int
-    rules: dict  # small rule numbers: trade_rate, retire_bribes, set_size, ...
+    rules: dict  # small rule numbers: every key of pack.json ``rules`` (editable within bounds or fixed by the
+    # engine: pack_loader.FIXED_RULES, docs/rules-decisions.md "Pack numbers"), fixed ones filled in if left out
