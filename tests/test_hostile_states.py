@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from mk_env.rules import Game, StateError
-from mk_env.rules.phases import BRIBE
+from mk_env.rules.phases import BRIBE, DIG_MINERAL
 from rules_helpers import play_random
 
 
@@ -73,6 +73,8 @@ CORRUPT: list[tuple[str, Callable[[dict], None], str]] = [
     ("unknown pending key", _set("pending", {"foo": 1}), r"field 'pending' has unknown key 'foo'"),
     ("phase without its pending", _set("phase", BRIBE),
      r"field 'pending' lacks horde, smoot, bribes, which phase bribe needs"),
+    ("a spell's dig without the spell", lambda d: d.update(phase=DIG_MINERAL, pending={"dig": 0, "return": "spell"}),
+     r"field 'pending' lacks spell, which phase dig_mineral needs"),
     # out-of-range indices (would crash later)
     ("negative count", _at("supply", (2,), -3), r"field 'supply' holds -3 at \[2\]; allowed: 0\.\.32767"),
     ("negative storage", _at("storage", (1, 0), -1), r"field 'storage' holds -1 at \[1, 0\]; allowed: 0\.\.32767"),

@@ -238,7 +238,10 @@ def _pending(game: Game, value: Any, phase: int) -> dict:
             continue
         x = _scalar(f"pending.{key}", v, specs[key])
         out[key] = tuple(x) if isinstance(x, list) else x
-    missing = [k for k in _PENDING_NEEDED.get(phase, ()) if k not in out]
+    needed = list(_PENDING_NEEDED.get(phase, ()))
+    if out.get("return") == "spell" or out.get("back") == SPELL_STATUE:  # a dig or statue move of a spell
+        needed.append("spell")
+    missing = [k for k in needed if k not in out]
     if missing:
         raise StateError(f"saved state field 'pending' lacks {', '.join(missing)}, which phase "
                          f"{PHASE_NAMES[phase]} needs")
