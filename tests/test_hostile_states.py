@@ -84,6 +84,8 @@ CORRUPT: list[tuple[str, Callable[[dict], None], str]] = [
     ("deck card of no horde", _at("decks", (0, 0), 2), r"field 'decks\[0\]\[0\]' is 2; allowed: 6\.\.60"),
     ("history outside the actions", _at("history", (0,), 10**7), r"field 'history\[0\]' is 10000000; allowed: 0\.\."),
     ("seat 3 of 3", _set("current", 3), r"phase \d+ / current 3 out of range"),
+    ("99 workshops this turn", _set("workshops_left", 99), r"field 'workshops_left' is 99; allowed: 0\.\.2"),
+    ("final turns of 3 rounds", _set("final_turns_left", 9), r"field 'final_turns_left' is 9; allowed: -1\.\.8"),
     ("tile id past next_tile", _at("tile", (0,), lambda _: 10_000),
      r"field 'tile' holds 10000 at \[0\]; allowed: -1\.\.\d+ \(next_tile is \d+\)"),
     ("pending dig past the placements", _set("pending", {"dig": 10**6}), r"field 'pending\.dig' is 1000000"),

@@ -163,17 +163,20 @@ def _leaves(value: Any, depth: int):
 
 def _scalar_specs(game: Game) -> dict[str, tuple]:
     """Each plain field: ("int", lo, hi), ("bool",), ("ints", lo, hi, length or None) or
-    ("lists", count, lo, hi) for a list of ``count`` lists of integers; ``pending`` is read on its own."""
+    ("lists", count, lo, hi) for a list of ``count`` lists of integers; ``pending`` is read on its own.
+    Turn counters have the game's bounds: 1 workshop a turn (+1 by a spell), 4 entrances to a site, a
+    spell's free statue moves, and after the coronation at most the rest of the round + 2 rounds."""
     n, pack = game.num_players, game.pack
     sites = len(game.geo.site_squares)
     cards, starters = len(game.cards), game.n_starters
+    most_moves = max([int(s.params.get("moves", 0)) for s in pack.spells] + [0])
     return {
         "phase": ("int", 0, _BIG), "current": ("int", 0, _BIG), "turn": ("int", 0, _BIG),
         "board_version": ("int", 0, _BIG), "next_tile": ("int", 0, _BIG), "next_region": ("int", 0, _BIG),
-        "spell_cast": ("bool",), "workshops_left": ("int", 0, _BIG), "used_sites": ("ints", 0, sites - 1, None),
-        "active_site": ("int", -1, sites - 1), "uses_left": ("int", 0, _BIG), "bribe_any": ("bool",),
-        "ignore_rubble": ("bool",), "free_moves": ("int", 0, _BIG), "pending": ("pending",),
-        "final_turns_left": ("int", -1, _BIG), "coronation_left": ("ints", 0, _BIG, None),
+        "spell_cast": ("bool",), "workshops_left": ("int", 0, 2), "used_sites": ("ints", 0, sites - 1, None),
+        "active_site": ("int", -1, sites - 1), "uses_left": ("int", 0, 4), "bribe_any": ("bool",),
+        "ignore_rubble": ("bool",), "free_moves": ("int", 0, most_moves), "pending": ("pending",),
+        "final_turns_left": ("int", -1, 3 * n - 1), "coronation_left": ("ints", 0, _BIG, None),
         "decks": ("lists", 3, starters, cards - 1), "deck_unseen": ("ints", 0, _BIG, 3),
         "spell_deck": ("ints", 0, len(pack.spells) - 1, None), "spell_unseen": ("int", 0, _BIG),
         "draft_deck": ("lists", n, 0, starters - 1), "draft_hand": ("lists", n, 0, starters - 1),
