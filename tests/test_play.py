@@ -29,9 +29,9 @@ def test_play_cli_prints_scores_and_saves_a_replayable_record(tmp_path, capsys):
 
 def test_play_cli_refuses_unknown_agents(capsys):
     assert main(["play", "--agents", "heuristic,grandmaster"]) == 2
-    assert "unknown agent spec 'grandmaster'" in capsys.readouterr().out
+    assert "mk-env play: error: unknown agent spec 'grandmaster'" in capsys.readouterr().err
 
 
 def test_play_cli_refuses_bad_player_counts(capsys):
     assert main(["play", "--agents", "random"]) == 2
-    assert "2 to 5 players" in capsys.readouterr().out
+    assert "2 to 5 players" in capsys.readouterr().err

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import html
+import json
 import re
 import shutil
 import subprocess
@@ -10,7 +13,7 @@ import subprocess
 import pytest
 
 from mk_env.records import replay, save_record
-from mk_env.env.replay_html import build_html, frame_steps
+from mk_env.env.replay_html import build_html, fill_template, frame_steps
 from training.cli import main
 from training.replay import demo_record
 
@@ -106,3 +109,59 @@ def test_the_replay_command_reports_a_bad_record(tmp_path, capsys):
     assert "newer than this mk_env reads" in capsys.readouterr().err
     assert main(["replay", str(tmp_path / "missing.json")]) == 2
     assert "file not found" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------------------ hostile strings
+#: record strings that once blanked the page: an HTML comment opener before <script>, a placeholder name
+HOSTILE_NAMES = ["<!--<script>", "</script><script>document.body.innerHTML=''</script>__FRAMES__ & __DATA__\u2028"]
+HOSTILE_TITLE = "<!--<script> __TITLE__ __DATA__"
+
+
+def script_payload(page: str, element_id: str) -> str:
+    match = re.search(rf'<script type="application/json" id="{element_id}">(.*?)</script>', page, re.S)
+    assert match, f"no #{element_id} script element"
+    return match.group(1)
+
+
+@pytest.fixture(scope="module")
+def hostile_page(record, tmp_path_factory):
+    text = build_html(dataclasses.replace(record, agents=HOSTILE_NAMES), title=HOSTILE_TITLE)
+    path = tmp_path_factory.mktemp("hostile-page") / "replay.html"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_record_strings_cannot_end_the_script_or_be_substituted_again(record, hostile_page):
+    page = hostile_page.read_text(encoding="utf-8")
+    data_text, frames_text = script_payload(page, "game-data"), script_payload(page, "frame-data")
+    for payload in (data_text, frames_text):
+        assert not set("<>&\u2028\u2029") & set(payload)
+    data = json.loads(data_text)
+    assert data["players"] == HOSTILE_NAMES and data["title"] == HOSTILE_TITLE  # the strings round-trip
+    frames = json.loads(frames_text)
+    assert len(frames) == len(data["frame_steps"]) and all(f.startswith("data:image/png;base64,") for f in frames)
+    assert page.count("<script") == 3 and page.count("</script>") == 3
+    assert f"<title>{html.escape(HOSTILE_TITLE)}</title>" in page
+
+
+def test_placeholders_are_filled_in_one_pass():
+    assert fill_template("__TITLE__ / __DATA__ / __FRAMES__", {"TITLE": "__DATA__", "DATA": "__FRAMES__",
+                                                               "FRAMES": "f"}) == "__DATA__ / __FRAMES__ / f"
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no `node` to parse the embedded JSON as the page does")
+def test_javascript_reads_the_same_strings_back(hostile_page):
+    payload = script_payload(hostile_page.read_text(encoding="utf-8"), "game-data")
+    script = ("let s='';process.stdin.on('data',d=>s+=d).on('end',()=>"
+              "{const d=JSON.parse(s);console.log(JSON.stringify([d.players,d.title]))})")
+    out = subprocess.run(["node", "-e", script], input=payload, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == [HOSTILE_NAMES, HOSTILE_TITLE]
+
+
+@needs_chromium
+def test_the_page_with_hostile_names_still_runs(hostile_page, tmp_path):
+    dom = dump_dom(hostile_page, "#step=5&selftest", tmp_path)
+    result = re.search(r'<pre id="selftest"[^>]*data-result="(\w+)"', dom)
+    assert result and result.group(1) == "pass"
+    assert html.escape(HOSTILE_NAMES[0], quote=False) in dom

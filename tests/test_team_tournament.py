@@ -33,7 +33,7 @@ def test_team_tournament_rates_pairings(tmp_path):
 def test_play_teams_command(capsys):
     assert main(["play", "--teams", "--agents", "random,random,random,random", "--seed", "1"]) == 0
     assert main(["play", "--teams", "--agents", "random,random"]) == 2
-    assert "team play is for 4 agents" in capsys.readouterr().out
+    assert "team play is for 4 agents" in capsys.readouterr().err
 
 
 def test_team_tournament_command(tmp_path, capsys):
@@ -43,4 +43,4 @@ def test_team_tournament_command(tmp_path, capsys):
     assert "heuristic+random" in capsys.readouterr().out
     assert main(["tournament", "--teams", "--agents", "heuristic+bogus,random", "--games", "2",
                  "--out", str(tmp_path / "bad")]) == 2
-    assert "bogus" in capsys.readouterr().out
+    assert "bogus" in capsys.readouterr().err

@@ -58,6 +58,8 @@ def test_results_have_ratings_win_rates_breakdowns_and_charts(tmp_path):
 
 
 def test_interrupted_tournament_resumes_without_replaying(tmp_path, monkeypatch):
+    """A torn last line (a write cut short) is dropped with a warning and its game played again; the
+    game played after it lands on a line of its own, so a second resume finds every game."""
     full = tour.run_tournament(AGENTS, 2, 6, seed=3, workers=1, out=tmp_path / "a", progress=False,
                                charts=False)
     out = tmp_path / "b"
@@ -67,11 +69,36 @@ def test_interrupted_tournament_resumes_without_replaying(tmp_path, monkeypatch)
     calls = []
     real = tour.play_game
     monkeypatch.setattr(tour, "play_game", lambda *a: calls.append(a) or real(*a))
-    resumed = tour.run_tournament(AGENTS, 2, 6, seed=3, workers=1, out=out, progress=False,
-                                  charts=False)
+    with pytest.warns(RuntimeWarning, match="line 4: dropped a torn last line"):
+        resumed = tour.run_tournament(AGENTS, 2, 6, seed=3, workers=1, out=out, progress=False,
+                                      charts=False)
     assert len(calls) == 3
     assert strip(resumed)["games"] == strip(full)["games"]
     assert strip(resumed)["agents"] == strip(full)["agents"]
+    indices = [json.loads(line)["index"] for line in (out / "games.jsonl").read_text().splitlines()]
+    assert sorted(indices) == list(range(6))  # nothing swallowed, nothing doubled
+    again = tour.run_tournament(AGENTS, 2, 6, seed=3, workers=1, out=out, progress=False, charts=False)
+    assert len(calls) == 3 and strip(again)["games"] == strip(full)["games"]
+
+
+def test_lines_that_are_not_games_of_this_schedule_are_dropped_and_replayed(tmp_path):
+    full = tour.run_tournament(AGENTS, 2, 4, seed=5, workers=1, out=tmp_path / "a", progress=False,
+                               charts=False)
+    out = tmp_path / "b"
+    tour.run_tournament(AGENTS, 2, 4, seed=5, workers=1, out=out, progress=False, charts=False)
+    lines = (out / "games.jsonl").read_text().splitlines()
+    other_seed = json.dumps({**json.loads(lines[1]), "seed": 1})
+    (out / "games.jsonl").write_text("\n".join([lines[0], lines[0], "{not json", other_seed, '{"index": 2}',
+                                                lines[3]]) + "\n")
+    with pytest.warns(RuntimeWarning) as caught:
+        resumed = tour.run_tournament(AGENTS, 2, 4, seed=5, workers=1, out=out, progress=False,
+                                      charts=False)
+    messages = " | ".join(str(w.message) for w in caught)
+    for problem in ("a second record of game 0", "not JSON", "game 1 with other seats or seed",
+                    "not a game record"):
+        assert problem in messages
+    assert strip(resumed)["games"] == strip(full)["games"]
+    assert sorted(json.loads(x)["index"] for x in (out / "games.jsonl").read_text().splitlines()) == [0, 1, 2, 3]
 
 
 def test_same_seed_same_results_whatever_the_workers(tmp_path):
@@ -102,6 +129,7 @@ def test_tournament_cli_prints_a_leaderboard(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Leaderboard" in out and "heuristic" in out
     assert main(["tournament", "--agents", "random,random", "--out", str(tmp_path / "x")]) == 2
+    assert "each agent may be listed once" in capsys.readouterr().err
 
 
 def test_unknown_backend_is_refused(tmp_path):

@@ -31,6 +31,8 @@ import numpy as np
 
 from mk_env.env.masks import random_legal_action
 
+from training import cli
+
 
 def random_aec_loop(env: Any, seconds: float, seed: int = 0) -> dict[str, float]:
     """Random masked play through the AEC API for ``seconds``: steps/s and games/s (wall clock), and
@@ -271,9 +273,9 @@ def _players(text: str) -> list[int]:
     try:
         values = [int(x) for x in text.split(",")]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--players {text!r}: use 'all' or numbers 2..5 like 2,4") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not allowed; use 'all' or numbers 2..5 like 2,4") from None
     if not values or any(v not in (2, 3, 4, 5) for v in values):
-        raise argparse.ArgumentTypeError(f"--players {text!r}: player counts are 2..5")
+        raise argparse.ArgumentTypeError(f"{text!r} is not allowed; player counts are 2..5 (like 2,4) or 'all'")
     return values
 
 
@@ -295,10 +297,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bench", help="measure env steps/s, games/s, clone/save/load/mask/observation costs",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--players", type=_players, default=[2, 3, 4, 5], help="'all' or e.g. 2,4 (default: all)")
-    p.add_argument("--seconds", type=float, default=5.0, help="seconds per timed loop (default 5)")
+    p.add_argument("--seconds", type=cli.positive_float, default=5.0, help="seconds per timed loop, > 0 (default 5)")
     p.add_argument("--compare", action="store_true", help="also time PettingZoo chess_v6 and connect_four_v3")
     p.add_argument("--profile", action="store_true", help="print the profile's top entries (largest count)")
-    p.add_argument("--json", metavar="PATH", help="write the figures as JSON here (default: print them)")
+    p.add_argument("--json", metavar="PATH", type=cli.out_file, help="write the figures as JSON here (default: print them)")
     p.set_defaults(func=main)
 
 

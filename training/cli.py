@@ -2,14 +2,33 @@
 
 A module listed in ``COMMANDS`` provides ``register(subparsers)``, which adds its sub-command and sets
 ``func`` (called with the parsed arguments, returning an exit code).
+
+Misuse. Every misuse ends the same way: ONE line on stderr, ``mk-env CMD: error: WHAT (what is
+allowed)``, and exit code 2, never a traceback. Arguments are checked when parsed, by the ``type=``
+validators below (:func:`positive_int`, :func:`seed`, :func:`player_count`, :func:`out_dir`...);
+a sub-command raises :class:`UsageError` for a clash between arguments; and errors that user input
+causes later in library code (``ValueError`` and its kinds: ``ConfigError``, ``PackError``,
+``RecordError``; ``OSError`` such as a missing file; a missing optional package) end the same way.
+Anything else is a bug and shows its traceback. A run stopped by a dead worker
+(:class:`~training.workers.WorkerDied`) prints one line and exits with code 1; Ctrl-C, 130.
+Warnings (a torn line dropped, a worker that died) are printed as one line each:
+``mk-env CMD: warning: ...``.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import os
 import sys
+import warnings
+from contextlib import contextmanager
+from pathlib import Path
+
+from mk_env.env.render import printable
+
+from .workers import WorkerDied
 
 COMMANDS = (
     "training.play",        # mk-env play
@@ -21,9 +40,126 @@ COMMANDS = (
     "training.convert_model",  # mk-env convert-model
 )
 
+#: errors that user input causes in library code: one line and exit code 2, not a traceback
+USER_ERRORS = (ValueError, OSError, ImportError)
+#: the most worker processes a command accepts
+MAX_WORKERS = max(256, 4 * (os.cpu_count() or 1))
 
+
+class UsageError(ValueError):
+    """A misuse of the command line (a bad value, two options that clash): :func:`main` prints it as
+    one line, ``PROG: error: MESSAGE``, and exits with code 2. ``prog`` is set for parse errors."""
+
+    def __init__(self, message: str, prog: str | None = None) -> None:
+        super().__init__(message)
+        self.prog = prog
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are :class:`UsageError` (one line, no usage block)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise UsageError(message, prog=self.prog)
+
+
+# ================================================================================================
+# argument types: each raises ArgumentTypeError saying what was given and what is allowed
+# ================================================================================================
+def _whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def _finite_number(text: str) -> float:
+    try:
+        x = float(text)
+    except (TypeError, ValueError):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(x):
+        raise argparse.ArgumentTypeError(f"{text!r} is not allowed; use a finite number")
+    return x
+
+
+def allowed(value: int | float, ok: bool, rule: str) -> int | float:
+    """``value`` if ``ok``; otherwise the argument error ``VALUE is not allowed; RULE``."""
+    if not ok:
+        raise argparse.ArgumentTypeError(f"{value:g} is not allowed; {rule}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """A whole number >= 1 (games, timesteps, epochs)."""
+    n = _whole_number(text)
+    return allowed(n, n >= 1, "use a whole number >= 1")
+
+
+def non_negative_int(text: str) -> int:
+    """A whole number >= 0 (0 usually meaning "never")."""
+    n = _whole_number(text)
+    return allowed(n, n >= 0, "use a whole number >= 0")
+
+
+def seed(text: str) -> int:
+    """A seed: a whole number from 0 to 2**63 - 1 (numpy's seeds are non-negative)."""
+    n = _whole_number(text)
+    return allowed(n, 0 <= n < 2**63, "a seed is a whole number from 0 to 2**63 - 1")
+
+
+def player_count(text: str) -> int:
+    """Players per game: 2 to 5."""
+    n = _whole_number(text)
+    return allowed(n, 2 <= n <= 5, "the game is for 2 to 5 players")
+
+
+def workers(text: str) -> int:
+    """Worker processes: 1 to :data:`MAX_WORKERS`."""
+    n = _whole_number(text)
+    return allowed(n, 1 <= n <= MAX_WORKERS, f"use 1 to {MAX_WORKERS} worker processes")
+
+
+def positive_float(text: str) -> float:
+    """A finite number > 0 (seconds, a learning rate)."""
+    x = _finite_number(text)
+    return allowed(x, x > 0, "use a number > 0")
+
+
+def non_negative_float(text: str) -> float:
+    """A finite number >= 0 (a coefficient that may be off)."""
+    x = _finite_number(text)
+    return allowed(x, x >= 0, "use a number >= 0")
+
+
+def _output_path(text: str, folder: bool) -> str:
+    """``text`` as an output path: it may exist only as the wanted kind (a folder, or a file to
+    overwrite), and no part of the path above it may be a file."""
+    want, other = ("folder", "file") if folder else ("file name", "folder")
+    path = Path(text)
+    if not text:
+        raise argparse.ArgumentTypeError(f"an empty path is not allowed; give a {want}")
+    if path.exists() and path.is_dir() != folder:
+        raise argparse.ArgumentTypeError(f"{text!r} is a {other}; give a {want}")
+    if any(p.exists() and not p.is_dir() for p in path.parents):
+        raise argparse.ArgumentTypeError(f"{text!r}: a part of the path is a file, not a folder")
+    return text
+
+
+def out_dir(text: str) -> str:
+    """An output folder: new, or an existing folder (never an existing file)."""
+    return _output_path(text, folder=True)
+
+
+def out_file(text: str) -> str:
+    """An output file: new, or an existing file to overwrite (never a folder)."""
+    return _output_path(text, folder=False)
+
+
+# ================================================================================================
+# the command
+# ================================================================================================
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="mk-env",
         description="In the Hall of the Mountain King: play, tournaments, training, replays, benchmarks.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -38,6 +174,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def one_line(error: BaseException | str) -> str:
+    """An error's message on one line, control characters escaped (it may quote a file)."""
+    if isinstance(error, OSError) and error.strerror and error.filename is not None:
+        text = f"{error.strerror}: {error.filename}"
+    else:
+        text = str(error) or type(error).__name__
+    return printable(" ".join(text.split()))
+
+
+@contextmanager
+def one_line_warnings(prog: str):
+    """Show warnings as ``PROG: warning: MESSAGE``, one line each, on stderr."""
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        print(f"{prog}: warning: {one_line(str(message))}", file=sys.stderr, flush=True)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield
+
+
 def one_torch_thread_per_process() -> None:
     """Torch's thread count is the process's to decide, not an agent's: one per process (fastest on
     few cores, fair to neighbours) unless ``OMP_NUM_THREADS`` says otherwise. Set before torch is
@@ -46,13 +202,32 @@ def one_torch_thread_per_process() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run ``mk-env`` with ``argv`` (default: the process's arguments); the exit code."""
     one_torch_thread_per_process()
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
+    prog = parser.prog
+    try:
+        args, extra = parser.parse_known_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
+        prog = f"{parser.prog} {args.command}"
+        if extra:
+            raise UsageError(f"unrecognized arguments: {' '.join(extra)} (see {prog} --help)")
+        with one_line_warnings(prog):
+            return int(args.func(args) or 0)
+    except UsageError as e:
+        print(f"{e.prog or prog}: error: {one_line(e)}", file=sys.stderr)
         return 2
-    return int(args.func(args) or 0)
+    except WorkerDied as e:
+        print(f"{prog}: error: {one_line(e)}", file=sys.stderr)
+        return 1
+    except USER_ERRORS as e:
+        print(f"{prog}: error: {one_line(e)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -20,8 +20,11 @@ import numpy as np
 
 from agents import make_agent
 from agents.base import Agent
+from mk_env.env.render import printable
 from mk_env.rules import CATEGORIES, Game, GameState
 from mk_env.rules.view import PlayerView
+
+from . import cli
 
 
 def parse_agents(text: str) -> list[str]:
@@ -70,13 +73,14 @@ def run_game(specs: list[str] | list[Agent], seed: int, options: dict[str, Any] 
 def score_table(state: GameState, names: list[str], title: str = "Final scores"):
     """A rich table: one row per seat, honour by scoring category, rank."""
     from rich.table import Table
-    table = Table(title=title)
+    from rich.text import Text
+    table = Table(title=Text(title))
     for col in ("seat", "agent", *CATEGORIES, "total", "rank"):
         table.add_column(col, justify="left" if col == "agent" else "right")
     ranks = state.ranks()
     for p, name in enumerate(names):
         bd = state.score_breakdown(p)
-        table.add_row(str(p), name, *(str(bd[c]) for c in CATEGORIES), str(bd["total"]),
+        table.add_row(str(p), Text(printable(name)), *(str(bd[c]) for c in CATEGORIES), str(bd["total"]),
                       str(ranks[p] + 1))
     return table
 
@@ -89,30 +93,27 @@ def save_game(state: GameState, seed: int, specs: list[str], path: str) -> str:
 
 def _cmd(args: argparse.Namespace) -> int:
     from rich.console import Console
+    from rich.text import Text
     console = Console(width=None if sys.stdout.isatty() else 120)
     if args.trust:  # ppo:PATH may name an SB3 zip (docs/security.md)
         from agents.ppo import trust_agents
         args.agents = trust_agents(args.agents)
-    try:
-        specs = parse_agents(args.agents)
-        if not 2 <= len(specs) <= 5:
-            raise ValueError(f"--agents: the game is for 2 to 5 players, got {len(specs)} agents")
-        options = {"board_side": args.board_side} if args.board_side else {}
-        if args.teams:
-            if len(specs) != 4:
-                raise ValueError(f"--teams: team play is for 4 agents (seats 0+3 against 1+2), "
-                                 f"got {len(specs)}")
-            options["team_mode"] = True
-        t0 = time.perf_counter()
-        state = run_game(specs, args.seed, options)
-    except ValueError as e:
-        console.print(f"[red]error:[/red] {e}")
-        return 2
+    specs = parse_agents(args.agents)
+    if not 2 <= len(specs) <= 5:
+        raise cli.UsageError(f"--agents: the game is for 2 to 5 players, got {len(specs)} agents")
+    options = {"board_side": args.board_side} if args.board_side else {}
+    if args.teams:
+        if len(specs) != 4:
+            raise cli.UsageError(f"--teams: team play is for 4 agents (seats 0+3 against 1+2), got {len(specs)}")
+        options["team_mode"] = True
+    make_game(len(specs), options)  # a bad board side is refused before the game is played
+    t0 = time.perf_counter()
+    state = run_game(specs, args.seed, options)
     console.print(score_table(state, specs, title=f"Seed {args.seed}: {state.turn + 1} turns, "
                                                   f"{len(state.history)} decisions, "
                                                   f"{time.perf_counter() - t0:.1f} s"))
     if args.replay:
-        console.print(f"game record saved to {save_game(state, args.seed, specs, args.replay)}")
+        console.print(Text(f"game record saved to {printable(save_game(state, args.seed, specs, args.replay))}"))
     return 0
 
 
@@ -121,12 +122,13 @@ def register(subparsers) -> None:
                               description="Play one game between agents (spec strings: random, "
                                           "heuristic, mcts, mcts:400, mcts:2s, ppo:PATH).")
     p.add_argument("--agents", required=True, help="comma-separated agent specs, one per seat (2-5)")
-    p.add_argument("--seed", type=int, default=0, help="game seed (default 0)")
+    p.add_argument("--seed", type=cli.seed, default=0, help="game seed, >= 0 (default 0)")
     p.add_argument("--board-side", default=None, help="board side (default: by player count)")
     p.add_argument("--trust", action="store_true",
                    help="let ppo:PATH name a Stable-Baselines3 .zip (loading one unpickles code: only "
                         "files you trust; docs/security.md)")
-    p.add_argument("--replay", metavar="FILE", default=None, help="save the game record to FILE")
+    p.add_argument("--replay", metavar="FILE", type=cli.out_file, default=None,
+                   help="save the game record to FILE")
     p.add_argument("--teams", action="store_true",
                    help="team variant: 4 agents, seats 0 and 3 against seats 1 and 2")
     p.set_defaults(func=_cmd)

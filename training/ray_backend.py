@@ -4,7 +4,8 @@
 ``fn`` must be a top-level (picklable) function of one argument and pure in its argument (a game
 is fully determined by its seed), so the results equal the local run's for the same seed.
 :func:`iter_jobs_ray` yields ``(position, result)`` as jobs finish, for progress bars and
-append-as-you-go logs.
+append-as-you-go logs. Ray runs a task again when its worker dies (three times by default); a job
+whose worker still dies ends :func:`iter_jobs_ray` with :class:`~training.workers.WorkerDied`.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
+
+from .workers import WorkerDied
 
 
 def _ray():
@@ -50,7 +53,13 @@ def iter_jobs_ray(fn: Callable[[Any], Any], jobs: Sequence[Any], address: str | 
         while pending:
             done, _ = ray.wait(list(pending), num_returns=1)
             for ref in done:
-                yield pending.pop(ref), ray.get(ref)
+                i = pending.pop(ref)
+                try:
+                    result = ray.get(ref)
+                except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError) as e:
+                    raise WorkerDied(f"the Ray worker running job {i} died, and so did Ray's retries "
+                                     f"({type(e).__name__})") from e
+                yield i, result
 
 
 def run_jobs_ray(fn: Callable[[Any], Any], jobs: Sequence[Any], address: str | None = None,

@@ -16,10 +16,12 @@ import sys
 
 import numpy as np
 
-from mk_env.env.render import render_ansi, write_gif
+from mk_env.env.render import printable, render_ansi, write_gif
 from mk_env.env.replay_html import FRAME_MODES, frame_steps, write_html
-from mk_env.records import GameRecord, RecordError, final_state, load_record, record_from_state, replay, save_record
+from mk_env.records import GameRecord, final_state, load_record, record_from_state, replay, save_record
 from mk_env.rules import Game, GameState
+
+from . import cli
 
 
 def lively_action(state: GameState, rng: np.random.Generator, pass_share: float = 0.1) -> int:
@@ -48,45 +50,52 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("replay", help="replay a game record; write an HTML replay page or a GIF",
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", nargs="?", help="game record (JSON) to replay")
-    p.add_argument("--html", metavar="OUT.html", help="write a self-contained replay page")
-    p.add_argument("--gif", metavar="OUT.gif", help="write an animated GIF")
+    p.add_argument("--html", metavar="OUT.html", type=cli.out_file, help="write a self-contained replay page")
+    p.add_argument("--gif", metavar="OUT.gif", type=cli.out_file, help="write an animated GIF")
     p.add_argument("--frames", choices=FRAME_MODES, default="turn",
                    help="pictures per seat's turn (small page, default) or per decision")
-    p.add_argument("--scale", type=float, default=1.0,
-                   help="picture scale in the page (default 1: full size compresses best)")
+    p.add_argument("--scale", type=_scale, default=1.0,
+                   help="picture scale in the page, in (0, 2] (default 1: full size compresses best)")
     p.add_argument("--pack", help="data pack folder the record was made with (default: the built-in pack)")
-    p.add_argument("--demo", type=int, metavar="PLAYERS", help="play a sample game instead of reading FILE")
-    p.add_argument("--seed", type=int, default=0, help="seed of the --demo game (default 0)")
-    p.add_argument("--save", metavar="OUT.json", help="save the (demo) record")
+    p.add_argument("--demo", type=cli.player_count, metavar="PLAYERS",
+                   help="play a sample game (2-5 players) instead of reading FILE")
+    p.add_argument("--seed", type=cli.seed, default=None, help="seed of the --demo game, >= 0 (default 0)")
+    p.add_argument("--save", metavar="OUT.json", type=cli.out_file, help="save the (demo) record")
     p.add_argument("--quiet", action="store_true", help="do not print the final position")
     p.set_defaults(func=run)
 
 
+def _scale(text: str) -> float:
+    x = cli.positive_float(text)
+    return cli.allowed(x, x <= 2, "use a number in (0, 2]")
+
+
+def _record(args: argparse.Namespace) -> GameRecord:
+    """The record to replay: FILE, or a --demo game (one of the two)."""
+    if args.demo is not None:
+        if args.file:
+            raise cli.UsageError(f"give a record FILE or --demo PLAYERS, not both (got {args.file!r} and "
+                                 f"--demo {args.demo})")
+        return demo_record(args.demo, args.seed or 0)
+    if not args.file:
+        raise cli.UsageError("give a record FILE or --demo PLAYERS")
+    if args.seed is not None:
+        raise cli.UsageError("--seed is the seed of a --demo game; a record FILE holds its own seed")
+    return load_record(args.file, args.pack)
+
+
 def run(args: argparse.Namespace) -> int:
-    try:
-        if args.demo is not None:
-            record = demo_record(args.demo, args.seed)
-        elif args.file:
-            record = load_record(args.file, args.pack)
-        else:
-            print("mk-env replay: give a record FILE or --demo PLAYERS", file=sys.stderr)
-            return 2
-        if not 0 < args.scale <= 2:
-            print(f"mk-env replay: --scale {args.scale} is not allowed; use a number in (0, 2]", file=sys.stderr)
-            return 2
-        state = final_state(record, args.pack)
-        if args.save:
-            print(f"saved the record to {save_record(record, args.save)}")
-        if args.html:
-            path = write_html(record, args.html, pack=args.pack, frames=args.frames, scale=args.scale)
-            print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB)")
-        if args.gif:
-            states = list(replay(record, args.pack))
-            path = write_gif([states[k] for k in frame_steps(states, args.frames)], args.gif)
-            print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB)")
-    except (RecordError, OSError) as e:
-        print(f"mk-env replay: {e}", file=sys.stderr)
-        return 2
+    record = _record(args)
+    state = final_state(record, args.pack)
+    if args.save:
+        print(f"saved the record to {printable(str(save_record(record, args.save)))}")
+    if args.html:
+        path = write_html(record, args.html, pack=args.pack, frames=args.frames, scale=args.scale)
+        print(f"wrote {printable(str(path))} ({path.stat().st_size / 1e6:.2f} MB)")
+    if args.gif:
+        states = list(replay(record, args.pack))
+        path = write_gif([states[k] for k in frame_steps(states, args.frames)], args.gif)
+        print(f"wrote {printable(str(path))} ({path.stat().st_size / 1e6:.2f} MB)")
     if not args.quiet:
         print(render_ansi(state, color=sys.stdout.isatty()))
     print(f"replayed {len(record.actions)} actions: "

@@ -12,6 +12,11 @@ run; a failure (an invariant, or an exception from the engine) stops that game a
 (a :mod:`mk_env.records` game record: options, seed, actions) that reproduces it:
 ``mk-env soak --replay FILE``.
 
+Workers. Games run in chunks of :data:`CHUNK` over ``workers`` processes. A worker that dies (killed
+for memory, SIGKILL) is reported with its chunk; each game of that chunk is then played alone in a
+new worker, and a game whose worker dies again is a failure of its own (``worker process ... died``,
+no record: :func:`game_plan` and the run's seed reproduce it). Every game is counted exactly once.
+
 >>> report = soak(games=8, players="all", seed=0, workers=1)
 >>> report.failures
 []
@@ -21,10 +26,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing as mp
 import sys
 import time
 import traceback
+import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,12 +37,20 @@ from typing import Any
 
 import numpy as np
 
+from mk_env.env.render import printable
 from mk_env.invariants import check_end, check_invariants, check_step, component_totals
 from mk_env.records import GameRecord, game_of, load_record
 from mk_env.rules import Game, GameState
 from mk_env.rules.game import PLAYER_COUNTS, WORKSHOP_SELECTIONS
 
+from . import cli
+from .workers import WorkerDeath, WorkerPool
+
 POLICIES = ("uniform", "no_trade")
+#: games per job handed to a worker process
+CHUNK = 25
+#: how worker processes start (fork is faster; spawn shares nothing with the parent)
+START_METHOD = "spawn"
 
 
 # ================================================================================================
@@ -96,7 +109,8 @@ class SoakReport:
             lines.append(f"{block:<18} {n:>10} {100 * n / total:>6.2f}%")
         for f in self.failures:
             lines += ["", f"FAILURE game {f.game_index} ({f.policy}, seed {f.seed}, options {f.options}) "
-                          f"at decision {f.decision}: {f.error}", f"  record: {f.record_path}"]
+                          f"at decision {f.decision}: {f.error}"]
+            lines += [f"  record: {f.record_path}"] if f.record_path else []
         return "\n".join(lines)
 
 
@@ -212,12 +226,17 @@ def save_failure_record(out: Path, failure: SoakFailure, actions: list[int], tra
 
 def replay_record(path: str | Path) -> GameState:
     """Replay a saved record (:func:`mk_env.records.load_record`) with every invariant checked after
-    every action; raises what the game raised."""
+    every action; raises what the game raised (a record that cannot be read or whose options are not
+    a game: :class:`~mk_env.records.RecordError`)."""
     record = load_record(path)
-    state = game_of(record).new_initial_state(record.seed)
+    return _replay_actions(game_of(record).new_initial_state(record.seed), record.actions)
+
+
+def _replay_actions(state: GameState, actions: list[int]) -> GameState:
+    """Apply ``actions`` to ``state`` with every invariant checked after each."""
     baseline = component_totals(state)
     check_invariants(state, baseline)
-    for a in record.actions:
+    for a in actions:
         before = state.clone()
         state.apply(int(a))
         check_invariants(state, baseline)
@@ -237,18 +256,48 @@ def soak(games: int, players: str | int = "all", seed: int = 0, *, workers: int 
     players = _check_players(players)
     if games < 0:
         raise ValueError(f"games={games} must be >= 0")
+    if seed < 0:
+        raise ValueError(f"seed={seed} is not allowed; a seed is a whole number >= 0")
     out_s = None if out is None else str(out)
     start = time.perf_counter()
     report = SoakReport()
-    chunk = 25
-    tasks = [(list(range(i, min(i + chunk, games))), players, seed, out_s) for i in range(0, games, chunk)]
+    tasks = [(list(range(i, min(i + CHUNK, games))), players, seed, out_s) for i in range(0, games, CHUNK)]
     if workers <= 1 or len(tasks) <= 1:
         results = map(_run_chunk, tasks)
         _collect(report, results, games, start, progress)
     else:
-        with mp.get_context("spawn").Pool(workers) as pool:
-            _collect(report, pool.imap_unordered(_run_chunk, tasks), games, start, progress)
+        _collect(report, _pool_chunks(tasks, workers), games, start, progress)
     report.seconds = time.perf_counter() - start
+    return report
+
+
+def _pool_chunks(tasks: list[tuple], workers: int):
+    """Chunk reports from a :class:`WorkerPool`, as they finish. A chunk whose worker died is reported
+    and its games played one by one in new workers; a game whose worker dies is a failure."""
+    with WorkerPool(_run_chunk, min(workers, len(tasks)), START_METHOD) as pool:
+        for task in tasks:
+            pool.submit(tuple(task[0]), task)
+        for indices, part in pool.results():
+            if not isinstance(part, WorkerDeath):
+                yield part
+            elif len(indices) > 1:
+                warnings.warn(part.describe(f"playing games {indices[0]}-{indices[-1]}") + "; playing "
+                              "them again one by one in new workers", RuntimeWarning, stacklevel=2)
+                _, players, seed, out = tasks[indices[0] // CHUNK]
+                for i in indices:
+                    pool.submit((i,), ([i], players, seed, out))
+            else:
+                yield _death_report(indices[0], part, *tasks[indices[0] // CHUNK][1:3])
+
+
+def _death_report(index: int, death: WorkerDeath, players: str | int, seed: int) -> SoakReport:
+    """The report of game ``index`` whose worker died: one game, one failure (no actions known)."""
+    options, game_seed, policy = game_plan(index, players, seed)
+    error = death.describe(f"playing game {index} of the run with seed {seed}")
+    report = SoakReport(games=1)
+    report.games_by_players[options["num_players"]] += 1
+    report.games_by_policy[policy] += 1
+    report.failures.append(SoakFailure(index, options, game_seed, policy, 0, error))
     return report
 
 
@@ -283,28 +332,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``mk-env soak``."""
     p = subparsers.add_parser("soak", help="random games with every invariant checked after every decision",
                               description=__doc__.split("\n\n")[0])
-    p.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
-    p.add_argument("--players", default="all", help="'all' (cycle 2..5) or a player count (default all)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
-    p.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
-    p.add_argument("--out", default="soak-failures", help="folder for failure records (default soak-failures)")
+    p.add_argument("--games", type=cli.positive_int, default=1000, help="games to play (default 1000)")
+    p.add_argument("--players", type=_players_arg, default="all",
+                   help="'all' (cycle 2..5) or a player count (default all)")
+    p.add_argument("--seed", type=cli.seed, default=0, help="seed of the run, >= 0 (default 0)")
+    p.add_argument("--workers", type=cli.workers, default=2, help="worker processes (default 2)")
+    p.add_argument("--out", type=cli.out_dir, default="soak-failures",
+                   help="folder for failure records (default soak-failures)")
     p.add_argument("--replay", metavar="FILE", help="replay one saved failure record with all checks, then stop")
     p.set_defaults(func=main)
 
 
+def _players_arg(text: str) -> str | int:
+    try:
+        return _check_players(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def main(args: argparse.Namespace) -> int:
     if args.replay:
+        record = load_record(args.replay)  # a missing or unreadable record is a usage error, not a finding
+        state = game_of(record).new_initial_state(record.seed)
         try:
-            state = replay_record(args.replay)
+            state = _replay_actions(state, record.actions)
         except Exception as e:  # noqa: BLE001 - the point is to show it
-            print(f"reproduced: {type(e).__name__}: {e}")
+            print(f"reproduced: {type(e).__name__}: {printable(str(e))}")
             return 1
-        print(f"replayed {len(state.history)} decisions: no failure ({state!r})")
+        print(f"replayed {len(state.history)} decisions: no failure ({printable(repr(state))})")
         return 0
-    try:
-        report = soak(args.games, args.players, args.seed, workers=args.workers, out=args.out, progress=True)
-    except ValueError as e:
-        print(f"mk-env soak: {e}", file=sys.stderr)
-        return 2
+    report = soak(args.games, args.players, args.seed, workers=args.workers, out=args.out, progress=True)
     print(report.summary())
     return 1 if report.failures else 0

@@ -10,9 +10,13 @@ block ``i // N`` (match ``block % matches``, seed derived from ``(seed, block)``
 
 Running. Games run in parallel over ``--workers`` processes; each finished game is appended as one
 JSON line to ``OUT/games.jsonl``, so an interrupted tournament restarted with the same ``--out``
-skips the games already done. Ratings and statistics are computed from the games in index order:
-the same seed gives the same results whatever the number of workers (for agents whose budget is
-counted in simulations, not seconds).
+skips the games already done. A line that is not a whole game of this schedule (a torn last line
+from an interrupted write) is dropped with a warning and its game played again. A worker process
+that dies (killed for memory, SIGKILL) is reported with its game; the game is played once more by a
+new worker, and if that one dies too the run stops cleanly (:class:`~training.workers.WorkerDied`,
+the games in progress saved first): the same command then resumes it. Ratings and statistics are
+computed from the games in index order: the same seed gives the same results whatever the number
+of workers (for agents whose budget is counted in simulations, not seconds).
 
 Team play (``--teams``): 4 players in two teams (seats 0 and 3 against seats 1 and 2, the rulebook's
 turn order Team 1, Team 2, Team 2, Team 1). ``--agents`` then lists team *pairings* such as
@@ -29,19 +33,24 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import multiprocessing as mp
 import os
 import sys
 import time
+import warnings
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from mk_env.env.render import printable
 from mk_env.rules import CATEGORIES
 
+from . import cli
 from .play import make_game, parse_agents, run_game
 from .ratings import balance, summarize
+from .workers import WorkerDeath, WorkerDied, WorkerPool
 
 DEFAULT_AGENTS = "random,heuristic,mcts:16"
 DEFAULT_PLAYERS = 2
@@ -140,23 +149,61 @@ def _run_star(args: tuple) -> dict[str, Any]:
 # ================================================================================================
 # the tournament
 # ================================================================================================
-def read_games(path: Path) -> list[dict[str, Any]]:
-    """Finished games in ``games.jsonl`` (a torn last line from an interruption is dropped)."""
+#: the fields every line of games.jsonl holds (:func:`play_game` and the index)
+GAME_FIELDS = ("index", "agents", "seed", "ranks", "scores", "start_points")
+
+
+def read_games(path: Path, jobs: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Finished games in ``games.jsonl``, each index once. A line that is not a whole game (a torn
+    last line from an interrupted write, a corrupt line), a repeated index, or (given the schedule
+    ``jobs``) a game whose seats or seed are not its scheduled ones is dropped with a warning, and the
+    file is rewritten without it, so that game is played again and appended on a line of its own."""
     if not path.exists():
         return []
-    games = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            try:
-                g = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(g, dict) and "index" in g:
-                games.append(g)
-    return games
+    text = path.read_text(encoding="utf-8", errors="replace")
+    lines = text.splitlines()
+    scheduled = {j["index"]: j for j in jobs or ()}
+    games: dict[int, dict[str, Any]] = {}
+    kept: list[str] = []
+    for n, line in enumerate(lines, 1):
+        problem = _game_line_problem(line, games, scheduled)
+        if problem:
+            torn = n == len(lines) and not text.endswith("\n")
+            warnings.warn(f"{path} line {n}: dropped {'a torn last line (an interrupted write)' if torn else problem}"
+                          f"; its game will be played again", RuntimeWarning, stacklevel=2)
+            continue
+        g = json.loads(line)
+        games[g["index"]] = g
+        kept.append(line)
+    if len(kept) != len(lines) or (lines and not text.endswith("\n")):
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text("".join(x + "\n" for x in kept), encoding="utf-8")
+        os.replace(tmp, path)
+    return list(games.values())
+
+
+def _game_line_problem(line: str, games: dict[int, dict], scheduled: dict[int, dict]) -> str | None:
+    """Why one line of games.jsonl cannot be counted (None if it can)."""
+    try:
+        g = json.loads(line)
+    except json.JSONDecodeError:
+        return "a line that is not JSON"
+    if not isinstance(g, dict) or any(k not in g for k in GAME_FIELDS):
+        return f"a line that is not a game record (needs {', '.join(GAME_FIELDS)})"
+    index = g["index"]
+    if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+        return f"a game with index {index!r} (a game index is a whole number >= 0)"
+    if index in games:
+        return f"a second record of game {index}"
+    job = scheduled.get(index)
+    if job and (g.get("seat_agents", g["agents"]) != job["agents"] or g["seed"] != job["seed"]):
+        return f"game {index} with other seats or seed than this tournament's schedule"
+    return None
 
 
 def _check_config(out: Path, config: dict[str, Any]) -> None:
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {out} is a file; give a folder (new, or a tournament to resume)")
     path = out / "config.json"
     if path.exists():
         old = json.loads(path.read_text())
@@ -190,6 +237,8 @@ def run_tournament(agents: list[str], players: int, games: int, seed: int = 0, w
         raise ValueError(f"--games {games}: need at least 1 game")
     if workers < 1:
         raise ValueError(f"--workers {workers}: need at least 1 worker")
+    if seed < 0:
+        raise ValueError(f"--seed {seed}: a tournament seed is a whole number >= 0")
     options = dict(options or {})
     make_game(players, options)  # validates the options early
     out = Path(out)
@@ -197,15 +246,19 @@ def run_tournament(agents: list[str], players: int, games: int, seed: int = 0, w
     _check_config(out, config)
     jobs = team_schedule(agents, games, seed) if teams else schedule(agents, players, games, seed)
     log = out / "games.jsonl"
-    done = {g["index"]: g for g in read_games(log) if g["index"] < games}
+    done = {g["index"]: g for g in read_games(log, jobs) if g["index"] < games}
     todo = [j for j in jobs if j["index"] not in done]
     if todo:
         with open(log, "a", encoding="utf-8") as f:
-            for result in _execute(todo, options, workers, progress, total=games, already=len(done),
-                                   backend=backend, address=address):
-                f.write(json.dumps(result, separators=(",", ":")) + "\n")
-                f.flush()
-                done[result["index"]] = result
+            try:
+                for result in _execute(todo, options, workers, progress, total=games, already=len(done),
+                                       backend=backend, address=address):
+                    f.write(json.dumps(result, separators=(",", ":")) + "\n")
+                    f.flush()
+                    done[result["index"]] = result
+            except WorkerDied as e:
+                raise WorkerDied(f"{e}; {len(done)} of {games} games are saved in {log}: run the same "
+                                 f"command (same --out) to resume") from None
     finished = [done[i] for i in sorted(done)]
     results = {"config": config, "agents": summarize(finished, list(dict.fromkeys(agents))),
                "balance": balance(finished), "games": finished}
@@ -216,31 +269,51 @@ def run_tournament(agents: list[str], players: int, games: int, seed: int = 0, w
 
 
 def _execute(todo: list[dict], options: dict, workers: int, progress: bool, total: int, already: int,
-             backend: str = "local", address: str | None = None):
+             backend: str = "local", address: str | None = None) -> Iterator[dict[str, Any]]:
     """Yield finished games as they come (any order), with a live progress bar."""
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
                                TimeRemainingColumn)
     bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                    TimeRemainingColumn(), disable=not progress, transient=False)
+    if backend == "ray":
+        from .ray_backend import iter_jobs_ray
+        results = (r for _, r in iter_jobs_ray(_run_star, [(j, options) for j in todo], address=address))
+    elif workers == 1:
+        results = (_run_one(j, options) for j in todo)
+    else:
+        results = _pool_games(todo, options, workers)
     with bar:
         task = bar.add_task("games", total=total, completed=already)
-        if backend == "ray":
-            from .ray_backend import iter_jobs_ray
-            for _, r in iter_jobs_ray(_run_star, [(j, options) for j in todo], address=address):
-                bar.advance(task)
-                yield r
-            return
-        if workers == 1:
-            results = (_run_one(j, options) for j in todo)
-            for r in results:
-                bar.advance(task)
-                yield r
-            return
-        ctx = mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-        with ctx.Pool(workers) as pool:
-            for r in pool.imap_unordered(_run_star, [(j, options) for j in todo], chunksize=1):
-                bar.advance(task)
-                yield r
+        for r in results:
+            bar.advance(task)
+            yield r
+
+
+def _pool_games(todo: list[dict], options: dict, workers: int) -> Iterator[dict[str, Any]]:
+    """Games played by a :class:`WorkerPool`, as they finish. A game whose worker dies is reported
+    and played again by a new worker; a second death on the same game stops the run cleanly: the
+    games in progress finish (and are yielded), the rest are not started, then :class:`WorkerDied`."""
+    jobs = {j["index"]: j for j in todo}
+    deaths: Counter = Counter()
+    fatal = None
+    start_method = "fork" if sys.platform.startswith("linux") else "spawn"
+    with WorkerPool(_run_star, min(workers, len(todo)), start_method) as pool:
+        for j in todo:
+            pool.submit(j["index"], (j, options))
+        for index, result in pool.results():
+            if not isinstance(result, WorkerDeath):
+                yield result
+                continue
+            deaths[index] += 1
+            job = jobs[index]
+            what = result.describe(f"playing game {index} ({', '.join(job['agents'])}; seed {job['seed']})")
+            if deaths[index] == 1:
+                warnings.warn(f"{what}; playing it again in a new worker", RuntimeWarning, stacklevel=2)
+                pool.submit(index, (job, options))
+            elif fatal is None:
+                fatal = f"{what}, twice; stopped ({len(pool.cancel_pending())} games not started)"
+    if fatal:
+        raise WorkerDied(fatal)
 
 
 # ================================================================================================
@@ -249,6 +322,7 @@ def _execute(todo: list[dict], options: dict, workers: int, progress: bool, tota
 def leaderboard(results: dict[str, Any]):
     """A rich table of the agents, best rating first."""
     from rich.table import Table
+    from rich.text import Text
     table = Table(title=f"Leaderboard ({len(results['games'])} games, "
                         f"{results['config']['players']} players)")
     for col in ("rank", "agent", "rating mu", "sigma", "win rate", "95% CI", "mean rank",
@@ -257,7 +331,7 @@ def leaderboard(results: dict[str, Any]):
     rows = sorted(results["agents"].items(), key=lambda kv: -kv[1]["rating_mu"])
     for i, (spec, a) in enumerate(rows):
         lo, hi = a["win_rate_ci95"]
-        table.add_row(str(i + 1), spec, f"{a['rating_mu']:.2f}", f"{a['rating_sigma']:.2f}",
+        table.add_row(str(i + 1), Text(printable(spec)), f"{a['rating_mu']:.2f}", f"{a['rating_sigma']:.2f}",
                       f"{a['win_rate']:.1%}", f"{lo:.1%}-{hi:.1%}", f"{a['mean_rank']:.2f}",
                       f"{a['mean_honour']:.1f}")
     return table
@@ -296,28 +370,32 @@ def write_charts(results: dict[str, Any], out: Path) -> list[Path]:
 
 def _cmd(args: argparse.Namespace) -> int:
     from rich.console import Console
+    from rich.text import Text
     console = Console(width=None if sys.stdout.isatty() else 120)
     if args.trust:  # ppo:PATH may name an SB3 zip (docs/security.md)
         from agents.ppo import trust_agents
         args.agents = trust_agents(args.agents)
-    try:
-        if args.teams:  # team pairings: validate the specs of both seats of each
-            agents = [x.strip() for x in args.agents.split(",") if x.strip()]
-            for entry in agents:
-                parse_agents(",".join(parse_team(entry)))
-        else:
-            agents = parse_agents(args.agents)
-        if len(set(agents)) != len(agents):
-            raise ValueError(f"--agents {args.agents!r}: each agent may be listed once")
-        options = {"board_side": args.board_side} if args.board_side else {}
-        players = args.players if args.players is not None else (4 if args.teams else DEFAULT_PLAYERS)
-        results = run_tournament(agents, players, args.games, args.seed, args.workers, args.out,
-                                 options, teams=args.teams, backend=args.backend, address=args.address)
-    except ValueError as e:
-        console.print(f"[red]error:[/red] {e}")
-        return 2
+    if args.teams:  # team pairings: validate the specs of both seats of each
+        agents = [x.strip() for x in args.agents.split(",") if x.strip()]
+        if not agents:
+            raise cli.UsageError(f"--agents {args.agents!r}: give team pairings separated by commas, "
+                                 f"e.g. heuristic+heuristic,random+random")
+        for entry in agents:
+            parse_agents(",".join(parse_team(entry)))
+    else:
+        agents = parse_agents(args.agents)
+    if len(set(agents)) != len(agents):
+        raise cli.UsageError(f"--agents {args.agents!r}: each agent may be listed once")
+    if args.address and args.backend != "ray":
+        raise cli.UsageError(f"--address {args.address!r} is for --backend ray (a Ray cluster); "
+                             f"the local backend uses --workers")
+    options = {"board_side": args.board_side} if args.board_side else {}
+    players = args.players if args.players is not None else (4 if args.teams else DEFAULT_PLAYERS)
+    results = run_tournament(agents, players, args.games, args.seed, args.workers, args.out,
+                             options, teams=args.teams, backend=args.backend, address=args.address)
     console.print(leaderboard(results))
-    console.print(f"results: {Path(args.out) / 'results.json'}; charts: ratings.png, scores.png")
+    console.print(Text(f"results: {printable(str(Path(args.out) / 'results.json'))}; "
+                       f"charts: ratings.png, scores.png"))
     return 0
 
 
@@ -328,15 +406,17 @@ def register(subparsers) -> None:
                     "write results.json, games.jsonl and charts to --out.")
     p.add_argument("--agents", default=DEFAULT_AGENTS,
                    help=f"comma-separated agent specs (default {DEFAULT_AGENTS})")
-    p.add_argument("--players", type=int, default=None,
+    p.add_argument("--players", type=cli.player_count, default=None,
                    help=f"players per game, 2-5 (default {DEFAULT_PLAYERS}; 4 with --teams)")
     p.add_argument("--teams", action="store_true",
                    help="team variant: 4 players, --agents are pairings like heuristic+heuristic,random")
-    p.add_argument("--games", type=int, default=DEFAULT_GAMES, help=f"games (default {DEFAULT_GAMES})")
-    p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
-    p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
+    p.add_argument("--games", type=cli.positive_int, default=DEFAULT_GAMES,
+                   help=f"games (default {DEFAULT_GAMES})")
+    p.add_argument("--seed", type=cli.seed, default=0, help="tournament seed, >= 0 (default 0)")
+    p.add_argument("--workers", type=cli.workers, default=min(2, os.cpu_count() or 1),
                    help="parallel worker processes (default 2)")
-    p.add_argument("--out", default=DEFAULT_OUT, help=f"output folder, resumable (default {DEFAULT_OUT})")
+    p.add_argument("--out", type=cli.out_dir, default=DEFAULT_OUT,
+                   help=f"output folder, resumable (default {DEFAULT_OUT})")
     p.add_argument("--board-side", default=None, help="board side (default: by player count)")
     p.add_argument("--trust", action="store_true",
                    help="let ppo:PATH name a Stable-Baselines3 .zip (loading one unpickles code: only "

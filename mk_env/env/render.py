@@ -59,6 +59,23 @@ _HORDE_SLOTS = pyramid_slots(HORDE_ROWS)
 
 
 # ================================================================================================
+# names from files, safe to print
+# ================================================================================================
+#: control characters (C0, DEL, C1), line/paragraph separators and bidirectional overrides, each
+#: written as its escape (``\x1b``, ``\u202e``) so a name cannot move the cursor or recolour the terminal
+_UNPRINTABLE = {c: f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+                for c in [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, 0x200E, 0x200F,
+                          *range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character shown as its escape (ESC ``[2J`` becomes the text
+    ``\\x1b[2J``): names from data packs, game records and command lines pass through this before
+    they reach a terminal, so escape codes in a file stay text."""
+    return str(text).translate(_UNPRINTABLE)
+
+
+# ================================================================================================
 # facts shared by the text and the image
 # ================================================================================================
 def square_owner(state: GameState) -> np.ndarray:
@@ -73,7 +90,7 @@ def altar_squares(state: GameState) -> set[int]:
 
 
 def card_name(state: GameState, card: int) -> str:
-    name = state.game.cards[card].name
+    name = printable(state.game.cards[card].name)
     return name[:-len(" Troll")] if name.endswith(" Troll") else name
 
 
@@ -96,7 +113,7 @@ def scores(state: GameState) -> list[dict[str, int]]:
 
 def status_line(state: GameState) -> str:
     game = state.game
-    head = (f"{game.num_players} players, {game.board_side} side, turn {state.turn}")
+    head = f"{game.num_players} players, {printable(game.board_side)} side, turn {state.turn}"
     if state.is_terminal():
         ranks = state.ranks()
         winners = [str(p) for p in range(state.num_players) if ranks[p] == 0]
@@ -194,7 +211,8 @@ def _legend(state: GameState) -> list[str]:
              + "); K . empty  # rubble  W workshop site  G gate  = tunnel  f/i/m pedestal (fire/ice/moon)",
              "  H great hall  @ altar; O owner seat (- nobody) or workshop letter; X statue F/I/M, or buried "
              + " ".join(f"{BURIED_LETTERS[i]}={RESOURCES[i]}" for i in range(len(RESOURCES)))]
-    shops = [f"{workshop_letter(int(w))} {game.pack.workshops[int(w)].name} {geo.rc(geo.site_squares[s])}"
+    shops = [f"{workshop_letter(int(w))} {printable(game.pack.workshops[int(w)].name)} "
+             f"{geo.rc(geo.site_squares[s])}"
              for s, w in enumerate(state.workshop) if w >= 0]
     lines.append("workshops: " + ("; ".join(shops) if shops else "none established"))
     return lines
@@ -263,7 +281,7 @@ def render_ansi(state: GameState, color: bool = False) -> str:
     book = []
     for i, spell in enumerate(state.spellbook):
         if spell >= 0:
-            book.append(f"[{i}] {pack.spells[int(spell)].name} ({int(state.spell_runes[i])} runes)")
+            book.append(f"[{i}] {printable(pack.spells[int(spell)].name)} ({int(state.spell_runes[i])} runes)")
     out.append("Spellbook: " + ("; ".join(book) if book else "empty"))
     track = []
     for t in range(len(TIER_NAMES)):
@@ -275,7 +293,7 @@ def render_ansi(state: GameState, color: bool = False) -> str:
     out += ["Pedestal track:"] + track
     out.append(f"Supply: {counts_text(state.supply, TOKEN_ABBR[:7])}; pedestals in the bag: "
                f"{counts_text(state.bag, CLANS)}; tunnels left: "
-               + ", ".join(f"{t.name} {int(n)}" for t, n in zip(pack.tunnels, state.tunnel_supply)))
+               + ", ".join(f"{printable(t.name)} {int(n)}" for t, n in zip(pack.tunnels, state.tunnel_supply)))
     return "\n".join(out) + "\n"
 
 

@@ -12,6 +12,12 @@ turn changes (and at the first and last step); a step between two pictures shows
 picture and lists the decisions since then, the current one highlighted. That keeps a 2-player game
 near 1.5 MB instead of ~10 MB (frames are full-size 64-colour PNGs, about 37 kB each). ``frames="decision"`` renders every step.
 
+Hostile strings. Every string from the record or the pack (agent names, pack id, options, action
+words) is embedded as JSON with ``<``, ``>``, ``&``, U+2028 and U+2029 written as ``\\uXXXX`` escapes
+(so ``</script>`` or ``<!--<script>`` cannot end or hide the script element), the placeholders of the
+template are filled in one pass (a string holding ``__FRAMES__`` stays text), and the page shows
+strings through ``textContent`` or its ``esc()`` helper, never as markup.
+
 The page honours ``#step=K`` in its URL and ``#selftest`` (dispatches ArrowRight, ArrowRight,
 ArrowLeft key events and writes the outcome into ``<pre id="selftest" data-result=...>``). Scores are
 exposed for machines as ``<span class="score" data-player=P data-score=S>`` inside ``#scores``.
@@ -24,6 +30,7 @@ import html
 import io
 import json
 import os
+import re
 from pathlib import Path
 
 from mk_env.records import GameRecord, replay
@@ -71,9 +78,21 @@ def step_data(states: list[GameState], actions: list[int]) -> list[dict]:
     return out
 
 
+#: characters that could end or confuse a <script> element (``</script>``, ``<!--``), an HTML entity,
+#: or a JavaScript line: written as JSON's ``\\uXXXX`` escapes, which parse back to the same string
+_SCRIPT_UNSAFE = {ord(c): f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"}
+_PLACEHOLDER = re.compile(r"__(TITLE|DATA|FRAMES)__")
+
+
 def _json_for_script(data) -> str:
-    """JSON safe inside a <script> element."""
-    return json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    """JSON safe inside a <script> element, whatever the strings in ``data`` hold."""
+    return json.dumps(data, separators=(",", ":")).translate(_SCRIPT_UNSAFE)
+
+
+def fill_template(template: str, values: dict[str, str]) -> str:
+    """Put ``values["TITLE"]`` etc. in place of ``__TITLE__``... in one pass: text that comes in with
+    a value is never searched for placeholders again."""
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
 
 
 def build_html(record: GameRecord, *, pack: str | ContentPack | None = None, frames: str = "turn",
@@ -98,11 +117,8 @@ def build_html(record: GameRecord, *, pack: str | ContentPack | None = None, fra
         "frame_steps": keep, "steps": steps, "board_side": game.board_side,
     }
     frame_uris = [png_data_uri(states[k], scale) for k in keep]
-    page = _TEMPLATE
-    page = page.replace("__TITLE__", html.escape(data["title"]))
-    page = page.replace("__DATA__", _json_for_script(data))
-    page = page.replace("__FRAMES__", _json_for_script(frame_uris))
-    return page
+    return fill_template(_TEMPLATE, {"TITLE": html.escape(data["title"]), "DATA": _json_for_script(data),
+                                     "FRAMES": _json_for_script(frame_uris)})
 
 
 def write_html(record: GameRecord, path: str | os.PathLike, **kwargs) -> Path:
