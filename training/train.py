@@ -43,6 +43,7 @@ import numpy as np
 
 from agents.policy_file import SUFFIX, is_sb3_zip, load_model, read_config, refuse_untrusted_zip, save_model
 
+from . import cli
 from .selfplay import (DEFAULT_OPPONENTS, SNAPSHOT_GLOB, OpponentPool, SelfPlayWrapper, parse_opponents,
                        snapshot_step)
 from .stopping import WORKER_LOST, StopRequest, TrainingStopped, close_vec_env, dead_workers
@@ -575,14 +576,10 @@ def _has_tensorboard() -> bool:
 def _cmd(args: argparse.Namespace) -> int:
     if args.backend == "rllib":
         from .rllib_train import train_rllib
-        try:
-            result = train_rllib(players=args.players or DEFAULTS["players"], iterations=args.iterations,
-                                 out=args.out, address=args.address, seed=args.seed or 0,
-                                 reward=args.reward or DEFAULTS["reward"],
-                                 num_env_runners=args.envs or DEFAULTS["envs"])
-        except (ValueError, ImportError) as e:
-            print(f"error: {e}")
-            return 2
+        result = train_rllib(players=args.players or DEFAULTS["players"], iterations=args.iterations,
+                             out=args.out, address=args.address, seed=args.seed or 0,
+                             reward=args.reward or DEFAULTS["reward"],
+                             num_env_runners=args.envs or DEFAULTS["envs"])
         print(json.dumps(result, indent=1))
         return 0
     try:
@@ -595,9 +592,6 @@ def _cmd(args: argparse.Namespace) -> int:
                       eval_every=args.eval_every, eval_games=args.eval_games, threads=args.threads,
                       game_options={"board_side": args.board_side} if args.board_side else None,
                       verbose=args.verbose, **_imitation(args.imitate, args.imitate_epochs))
-    except ValueError as e:
-        print(f"error: {e}")
-        return 2
     except TrainingStopped as e:
         print(f"stopped: {e}")
         return e.exit_code
@@ -624,47 +618,55 @@ def register(subparsers) -> None:
                     "random and heuristic, write checkpoints and DIR/final_model.safetensors. "
                     "Ctrl-C saves a checkpoint; --resume continues the run with its own settings "
                     "(an option given again is applied and recorded).")
-    p.add_argument("--players", type=int, default=None, help=f"players per game, 2-5 (default {d['players']})")
-    p.add_argument("--timesteps", type=int, default=200_000,
+    p.add_argument("--players", type=cli.player_count, default=None,
+                   help=f"players per game, 2-5 (default {d['players']})")
+    p.add_argument("--timesteps", type=cli.positive_int, default=200_000,
                    help="total learner steps (with --resume: the total to reach; default 200000)")
     p.add_argument("--opponents", default=None,
                    help=f"opponent pool, SOURCE:WEIGHT entries; sources: latest, snapshots or an agent "
                         f"spec (default {DEFAULT_OPPONENTS})")
-    p.add_argument("--envs", type=int, default=None, help=f"parallel envs (default {d['envs']})")
+    p.add_argument("--envs", type=cli.positive_int, default=None, help=f"parallel envs (default {d['envs']})")
     p.add_argument("--vec", choices=VEC_KINDS, default=None,
                    help=f"vectorised env kind (default {DEFAULT_VEC}, measured faster on 2 cores)")
-    p.add_argument("--out", default=DEFAULT_OUT, help=f"output folder (default {DEFAULT_OUT})")
+    p.add_argument("--out", type=cli.out_dir, default=DEFAULT_OUT,
+                   help=f"output folder (default {DEFAULT_OUT})")
     p.add_argument("--resume", action="store_true", help="continue from the last checkpoint in --out")
     p.add_argument("--trust", action="store_true",
                    help="with --resume: allow a .zip checkpoint of an older version (unpickles code; "
                         "only for files you trust)")
-    p.add_argument("--seed", type=int, default=None, help=f"seed (default {d['seed']})")
+    p.add_argument("--seed", type=cli.seed, default=None, help=f"seed (default {d['seed']})")
     p.add_argument("--reward", choices=REWARDS, default=None,
                    help="reward: win, margin or dense (honour changes + win; default)")
     p.add_argument("--extractor", default=None, help="feature extractor: cnn (default) or flat")
-    p.add_argument("--n-steps", type=int, default=None,
+    p.add_argument("--n-steps", type=cli.positive_int, default=None,
                    help=f"steps per env per update (default {d['n_steps']})")
-    p.add_argument("--batch-size", type=int, default=None, help=f"minibatch size (default {d['batch_size']})")
-    p.add_argument("--n-epochs", type=int, default=None, help=f"epochs per update (default {d['n_epochs']})")
-    p.add_argument("--lr", type=float, default=None, help=f"learning rate (default {d['learning_rate']})")
-    p.add_argument("--ent-coef", type=float, default=None, help=f"entropy bonus (default {d['ent_coef']})")
-    p.add_argument("--snapshot-every", type=int, default=None,
+    p.add_argument("--batch-size", type=cli.positive_int, default=None,
+                   help=f"minibatch size (default {d['batch_size']})")
+    p.add_argument("--n-epochs", type=cli.positive_int, default=None,
+                   help=f"epochs per update (default {d['n_epochs']})")
+    p.add_argument("--lr", type=cli.positive_float, default=None,
+                   help=f"learning rate (default {d['learning_rate']})")
+    p.add_argument("--ent-coef", type=cli.non_negative_float, default=None,
+                   help=f"entropy bonus (default {d['ent_coef']})")
+    p.add_argument("--snapshot-every", type=cli.non_negative_int, default=None,
                    help=f"steps between snapshots for the opponent pool (default {d['snapshot_every']})")
-    p.add_argument("--checkpoint-every", type=int, default=None,
+    p.add_argument("--checkpoint-every", type=cli.non_negative_int, default=None,
                    help=f"steps between checkpoints (default {d['checkpoint_every']})")
-    p.add_argument("--eval-every", type=int, default=None,
+    p.add_argument("--eval-every", type=cli.non_negative_int, default=None,
                    help=f"steps between gauntlet evaluations, 0 = never (default {d['eval_every']})")
-    p.add_argument("--eval-games", type=int, default=None,
+    p.add_argument("--eval-games", type=cli.positive_int, default=None,
                    help=f"games per gauntlet opponent per evaluation (default {d['eval_games']})")
     p.add_argument("--imitate", default=None, metavar="AGENT:DECISIONS",
                    help="warm start of a new run: clone this many decisions of an agent "
                         "(e.g. heuristic:8000) before self-play")
-    p.add_argument("--imitate-epochs", type=int, default=4, help="epochs of the warm start (default 4)")
-    p.add_argument("--threads", type=int, default=1, help="torch threads of the main process (default 1)")
+    p.add_argument("--imitate-epochs", type=cli.positive_int, default=4,
+                   help="epochs of the warm start (default 4)")
+    p.add_argument("--threads", type=cli.positive_int, default=1,
+                   help="torch threads of the main process (default 1)")
     p.add_argument("--board-side", default=None, help="board side (default: by player count)")
     p.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
                    help="sb3 (default) or rllib (Ray RLlib, see training/rllib_train.py)")
-    p.add_argument("--iterations", type=int, default=10, help="rllib: training iterations")
+    p.add_argument("--iterations", type=cli.positive_int, default=10, help="rllib: training iterations")
     p.add_argument("--address", default=None, help="rllib: Ray cluster address (default: local Ray)")
-    p.add_argument("--verbose", type=int, default=0, help="SB3 verbosity (default 0)")
+    p.add_argument("--verbose", type=cli.non_negative_int, default=0, help="SB3 verbosity (default 0)")
     p.set_defaults(func=_cmd)
