@@ -9,7 +9,8 @@ numbers and JSON only, and loading it rebuilds the policy from names this module
 * tensors ``policy/<name>``: the policy's weights (one copy of weights shared by several modules);
   ``optimizer/<index>/<name>``: Adam's moments, in checkpoints written for ``--resume`` only;
 * the header's metadata ``mk_env``: a JSON object (:data:`FORMAT`, :data:`FORMAT_VERSION`) with the
-  environment (``env``: ``ENV_NAME``; ``layout_fingerprint``: :func:`mk_env.env.version.layout_fingerprint`),
+  environment (``env``: ``ENV_NAME``; ``layout_fingerprint``:
+  :func:`mk_env.env.version.layout_fingerprint`),
   the game it was trained for (``players``, ``game_options``), the policy's construction
   (``policy_kwargs``: the extractor by its ``--extractor`` name in :data:`agents.networks.EXTRACTORS`,
   its keyword numbers, ``net_arch``, the activation by name), the observation and action spaces in
@@ -49,6 +50,10 @@ HYPERPARAMETERS = ("learning_rate", "n_steps", "batch_size", "n_epochs", "gamma"
                    "clip_range", "clip_range_vf", "normalize_advantage", "ent_coef", "vf_coef",
                    "max_grad_norm", "target_kl")
 _BOOL_KWARGS = ("share_features_extractor", "normalize_images", "ortho_init")
+#: bounds on the sizes a file may ask for (so a description cannot make the loader allocate gigabytes
+#: before its weights are checked); the shipped networks use 32 to 256
+MAX_WIDTH = 1024
+MAX_LAYERS = 8
 _UNTRUSTED_ZIP = ("{path} is a Stable-Baselines3 zip: loading it unpickles Python objects from the "
                   "file, which can run any code. Load it only if you trust where it came from: "
                   "{how}; or convert it once with `mk-env convert-model {path} OUT.safetensors "
@@ -177,22 +182,21 @@ def spaces_to_json(observation_space: Any, action_space: Any) -> tuple[dict, dic
     return described, {"n": int(action_space.n), "start": int(action_space.start)}
 
 
-def spaces_from_json(observation: dict, action: dict, path: str | Path) -> tuple[Any, Any]:
-    """Inverse of :func:`spaces_to_json`, with clear errors for malformed descriptions."""
-    import numpy as np
-    from gymnasium import spaces
-    boxes = {}
-    try:
-        for key, box in observation.items():
-            if box["dtype"] != "float32":
-                raise ValueError(f"dtype {box['dtype']!r} (allowed: float32)")
-            shape = tuple(int(d) for d in box["shape"])
-            low, high = (np.broadcast_to(np.asarray(box[k], np.float32), shape).copy()
-                         for k in ("low", "high"))
-            boxes[key] = spaces.Box(low, high, shape, np.float32)
-        return spaces.Dict(boxes), spaces.Discrete(int(action["n"]), start=int(action.get("start", 0)))
-    except (KeyError, TypeError, ValueError, AssertionError) as e:
-        raise ModelFileError(f"{path}: malformed space description: {type(e).__name__}: {e}") from None
+def checked_spaces(config: dict[str, Any], path: str | Path) -> tuple[Any, Any]:
+    """This mk_env's spaces for the file's game, once the file is seen to describe the same ones.
+
+    The file's description is compared as JSON and never built, so no size in it is allocated."""
+    options = json.dumps(config["game_options"], sort_keys=True)
+    observation, action = _game_spaces(config["players"], options)
+    if spaces_to_json(observation, action) != (config["observation_space"], config["action_space"]):
+        raise ModelFileError(f"{path}: its observation/action spaces are not those of this mk_env "
+                             f"for its game ({_game_text(config)})")
+    return observation, action
+
+
+@lru_cache(maxsize=16)
+def _game_spaces(players: int, options_json: str) -> tuple[Any, Any]:
+    return game_spaces(players, json.loads(options_json))
 
 
 def policy_kwargs_to_json(policy_kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -233,9 +237,9 @@ def policy_kwargs_from_json(described: dict[str, Any], path: str | Path) -> dict
                 raise ModelFileError(f"{path}: extractor {value!r}; allowed: {', '.join(EXTRACTORS)}")
             out["features_extractor_class"] = EXTRACTORS[value]
         elif key == "extractor_kwargs":
-            if not isinstance(value, dict) or not all(_is_int(v) for v in value.values()):
-                raise ModelFileError(f"{path}: extractor_kwargs must map names to whole numbers, "
-                                     f"got {value!r}")
+            if not isinstance(value, dict) or not all(_is_size(v) for v in value.values()):
+                raise ModelFileError(f"{path}: extractor_kwargs must map names to whole numbers "
+                                     f"from 1 to {MAX_WIDTH}, got {value!r}")
             out["features_extractor_kwargs"] = value
         elif key == "activation":
             if value not in ACTIVATIONS:
@@ -254,13 +258,16 @@ def _check_net_arch(value: Any, path: str | Path) -> Any:
     layers = value.values() if isinstance(value, dict) else [value]
     if isinstance(value, dict) and set(value) - {"pi", "vf"}:
         raise ModelFileError(f"{path}: net_arch keys {sorted(value)}; allowed: pi, vf")
-    if not all(isinstance(sizes, list) and all(_is_int(s) and s > 0 for s in sizes) for sizes in layers):
-        raise ModelFileError(f"{path}: net_arch {value!r} must be lists of positive whole numbers")
+    if not all(isinstance(sizes, list) and len(sizes) <= MAX_LAYERS and all(map(_is_size, sizes))
+               for sizes in layers):
+        raise ModelFileError(f"{path}: net_arch {value!r} must be lists of at most {MAX_LAYERS} whole "
+                             f"numbers from 1 to {MAX_WIDTH}")
     return value
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _is_size(value: Any) -> bool:
+    """A layer width a file may ask for: a whole number from 1 to :data:`MAX_WIDTH`."""
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_WIDTH
 
 
 def hyperparameters(model: Any) -> dict[str, Any]:
@@ -408,8 +415,7 @@ def load_model(path: str | Path, env: Any, trust: bool = False, tensorboard_log:
     from sb3_contrib import MaskablePPO
     config = read_config(path)
     check_layout(config, path)
-    spaces = spaces_from_json(config["observation_space"], config["action_space"], path)
-    if (env.observation_space, env.action_space) != spaces:
+    if (env.observation_space, env.action_space) != checked_spaces(config, path):
         raise ModelFileError(f"{path}: the env's spaces differ from the model's")
     settings = {**_check_hyperparameters(dict(config["hyperparameters"]), path), **changes}
     model = MaskablePPO(POLICY, env, **settings, device="cpu", tensorboard_log=tensorboard_log,
@@ -427,7 +433,7 @@ def load_model(path: str | Path, env: Any, trust: bool = False, tensorboard_log:
 def _build_policy(config: dict[str, Any], path: str | Path) -> Any:
     from sb3_contrib.common.maskable.policies import MaskableMultiInputActorCriticPolicy
     from stable_baselines3.common.utils import ConstantSchedule
-    observation, action = spaces_from_json(config["observation_space"], config["action_space"], path)
+    observation, action = checked_spaces(config, path)
     lr = _check_hyperparameters(dict(config["hyperparameters"]), path).get("learning_rate") or 3e-4
     try:
         return MaskableMultiInputActorCriticPolicy(
