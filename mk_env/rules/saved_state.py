@@ -32,6 +32,9 @@ from .state import ARRAY_FIELDS, FORMAT_VERSION, SCALAR_FIELDS, GameState
 if TYPE_CHECKING:
     from .game import Game
 
+#: every field of a save, in the order a missing one is reported
+_FIELD_ORDER = ("format_version", "pack_id", "options", "rng", *ARRAY_FIELDS, *SCALAR_FIELDS)
+_FIELDS = frozenset(_FIELD_ORDER)
 #: the largest plain counter (turns, tile ids, ...) a save may hold
 _BIG = 2**31 - 1
 #: keys of ``pending`` each phase needs (the recruit, the dig, the spell or the statue move under way)
@@ -90,11 +93,10 @@ def _check_header(game: Game, data: Any) -> None:
     if data.get("options") != game.options_dict():
         raise StateError(f"saved state has options {data.get('options')!r}, but this game has "
                          f"{game.options_dict()!r}")
-    fields = ["format_version", "pack_id", "options", "rng", *ARRAY_FIELDS, *SCALAR_FIELDS]
-    missing = [k for k in fields if k not in data]
+    missing = [k for k in _FIELD_ORDER if k not in data]
     if missing:
         raise StateError(f"saved state is missing fields: {', '.join(missing)}")
-    unknown = sorted(str(k) for k in data if k not in fields)
+    unknown = sorted(str(k) for k in data if k not in _FIELDS)
     if unknown:
         raise StateError(f"saved state has unknown fields: {', '.join(unknown)}")
 
@@ -201,7 +203,10 @@ def _scalar(name: str, value: Any, spec: tuple) -> Any:
         _, lo, hi, length = spec
         if length is not None and len(value) != length:
             raise StateError(f"saved state field {name!r} has {len(value)} items, expected {length}")
-        return [_int(x, f"{name}[{i}]", lo, hi) for i, x in enumerate(value)]
+        if value and (set(map(type, value)) != {int} or min(value) < lo or max(value) > hi):
+            for i, x in enumerate(value):  # name the first bad item
+                _int(x, f"{name}[{i}]", lo, hi)
+        return list(value)
     _, count, lo, hi = spec  # "lists"
     if len(value) != count:
         raise StateError(f"saved state field {name!r} has {len(value)} lists, expected {count}")
