@@ -29,8 +29,10 @@ MISUSES = [
     (["play", "--agents", "random,random", "--replay", "{file}/game.json"], "a part of the path is a file"),
     (["play"], "the following arguments are required: --agents"),
     # mk-env tournament
-    (["tournament", "--games", "-1", "--out", "{new}"], "argument --games: -1 is not allowed; use a whole number >= 1"),
+    (["tournament", "--games", "-1", "--out", "{new}"], "argument --games: -1 is not allowed; use 1 to 10,000,000 games"),
     (["tournament", "--games", "0", "--out", "{new}"], "argument --games: 0 is not allowed"),
+    (["tournament", "--games", "10**12", "--out", "{new}"], "'10**12' is not a whole number"),
+    (["tournament", "--games", "1000000000000", "--out", "{new}"], "1000000000000 is not allowed; use 1 to 10,000,000 games"),
     (["tournament", "--players", "7", "--out", "{new}"], "argument --players: 7 is not allowed; the game is for 2 to 5"),
     (["tournament", "--players", "two", "--out", "{new}"], "'two' is not a whole number"),
     (["tournament", "--workers", "0", "--out", "{new}"], "argument --workers: 0 is not allowed; use 1 to"),
@@ -85,6 +87,7 @@ MISUSES = [
     # mk-env soak
     (["soak", "--games", "-1"], "argument --games: -1 is not allowed"),
     (["soak", "--games", "0"], "argument --games: 0 is not allowed"),
+    (["soak", "--games", "99999999999"], "is not allowed; use 1 to 10,000,000 games"),
     (["soak", "--players", "7"], "players='7' is not allowed; use 'all' or one of 2, 3, 4, 5"),
     (["soak", "--workers", "0"], "argument --workers: 0 is not allowed"),
     (["soak", "--seed", "-1"], "argument --seed: -1 is not allowed"),

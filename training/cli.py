@@ -44,6 +44,9 @@ COMMANDS = (
 USER_ERRORS = (ValueError, OSError, ImportError)
 #: the most worker processes a command accepts
 MAX_WORKERS = max(256, 4 * (os.cpu_count() or 1))
+#: the most games one run accepts (its schedule is built up front; 10 million games at 1 s each are
+#: about four months of one core)
+MAX_GAMES = 10_000_000
 
 
 class UsageError(ValueError):
@@ -85,7 +88,8 @@ def _finite_number(text: str) -> float:
 def allowed(value: int | float, ok: bool, rule: str) -> int | float:
     """``value`` if ``ok``; otherwise the argument error ``VALUE is not allowed; RULE``."""
     if not ok:
-        raise argparse.ArgumentTypeError(f"{value:g} is not allowed; {rule}")
+        shown = f"{value:g}" if isinstance(value, float) else str(value)
+        raise argparse.ArgumentTypeError(f"{shown} is not allowed; {rule}")
     return value
 
 
@@ -99,6 +103,12 @@ def non_negative_int(text: str) -> int:
     """A whole number >= 0 (0 usually meaning "never")."""
     n = _whole_number(text)
     return allowed(n, n >= 0, "use a whole number >= 0")
+
+
+def game_count(text: str) -> int:
+    """Games in a run: 1 to :data:`MAX_GAMES`."""
+    n = _whole_number(text)
+    return allowed(n, 1 <= n <= MAX_GAMES, f"use 1 to {MAX_GAMES:,} games")
 
 
 def seed(text: str) -> int:

@@ -332,7 +332,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``mk-env soak``."""
     p = subparsers.add_parser("soak", help="random games with every invariant checked after every decision",
                               description=__doc__.split("\n\n")[0])
-    p.add_argument("--games", type=cli.positive_int, default=1000, help="games to play (default 1000)")
+    p.add_argument("--games", type=cli.game_count, default=1000, help="games to play (default 1000)")
     p.add_argument("--players", type=_players_arg, default="all",
                    help="'all' (cycle 2..5) or a player count (default all)")
     p.add_argument("--seed", type=cli.seed, default=0, help="seed of the run, >= 0 (default 0)")

@@ -410,7 +410,7 @@ def register(subparsers) -> None:
                    help=f"players per game, 2-5 (default {DEFAULT_PLAYERS}; 4 with --teams)")
     p.add_argument("--teams", action="store_true",
                    help="team variant: 4 players, --agents are pairings like heuristic+heuristic,random")
-    p.add_argument("--games", type=cli.positive_int, default=DEFAULT_GAMES,
+    p.add_argument("--games", type=cli.game_count, default=DEFAULT_GAMES,
                    help=f"games (default {DEFAULT_GAMES})")
     p.add_argument("--seed", type=cli.seed, default=0, help="tournament seed, >= 0 (default 0)")
     p.add_argument("--workers", type=cli.workers, default=min(2, os.cpu_count() or 1),
