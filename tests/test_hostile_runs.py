@@ -8,6 +8,8 @@ import json
 import os
 import shutil
 import signal
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +28,7 @@ AGENTS = ["random", "heuristic"]
 #: a title change, a screen clear, a bell and a right-to-left override: what a hostile name may hold
 ESCAPES = "\x1b]0;pwned\x07\x1b[2J\u202e"
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the kill hooks ride on fork")
+needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="the kill hooks reach the workers by fork")
 
 
 def strip(results: dict) -> dict:
@@ -63,6 +65,7 @@ def log_indices(out: Path) -> list[int]:
 
 
 # ------------------------------------------------------------------------------------------ tournaments
+@needs_fork
 def test_a_killed_worker_is_reported_and_its_game_played_again(tmp_path, monkeypatch):
     full = tour.run_tournament(AGENTS, 2, 8, seed=4, workers=1, out=tmp_path / "full", progress=False,
                                charts=False)
@@ -77,6 +80,39 @@ def test_a_killed_worker_is_reported_and_its_game_played_again(tmp_path, monkeyp
     assert strip(res) == strip(full)
 
 
+@needs_fork
+def test_a_worker_killed_from_outside_in_the_middle_of_a_game(tmp_path, monkeypatch):
+    """SIGKILL from another process (as the kernel's out-of-memory killer would) while the worker is
+    busy in a game: the run goes on and its results are an uninterrupted run's."""
+    full = tour.run_tournament(AGENTS, 2, 6, seed=8, workers=1, out=tmp_path / "full", progress=False,
+                               charts=False)
+    job, pidfile, real = tour.schedule(AGENTS, 2, 6, seed=8)[2], tmp_path / "busy.pid", tour.play_game
+
+    def play_game(specs, seed, options=None):
+        if list(specs) == job["agents"] and seed == job["seed"] and not pidfile.exists():
+            (tmp_path / "pid.tmp").write_text(str(os.getpid()))
+            (tmp_path / "pid.tmp").rename(pidfile)
+            time.sleep(120)  # busy until killed
+        return real(specs, seed, options)
+
+    def kill_when_busy() -> None:
+        deadline = time.monotonic() + 120
+        while not pidfile.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        os.kill(int(pidfile.read_text()), signal.SIGKILL)
+
+    monkeypatch.setattr(tour, "play_game", play_game)
+    killer = threading.Thread(target=kill_when_busy, daemon=True)
+    killer.start()
+    with pytest.warns(RuntimeWarning, match=r"killed by SIGKILL\) while playing game 2 "):
+        res = tour.run_tournament(AGENTS, 2, 6, seed=8, workers=2, out=tmp_path / "run", progress=False,
+                                  charts=False)
+    killer.join(1)
+    assert log_indices(tmp_path / "run") == list(range(6))
+    assert strip(res) == strip(full)
+
+
+@needs_fork
 def test_a_game_that_kills_its_worker_twice_stops_the_run_and_a_resume_completes_it(tmp_path, monkeypatch):
     full = tour.run_tournament(AGENTS, 2, 8, seed=4, workers=1, out=tmp_path / "full", progress=False,
                                charts=False)
@@ -99,6 +135,7 @@ def test_a_game_that_kills_its_worker_twice_stops_the_run_and_a_resume_completes
     assert strip(res) == strip(full)
 
 
+@needs_fork
 def test_the_cli_says_in_one_line_which_game_killed_its_worker(tmp_path, monkeypatch, capsys):
     job = tour.schedule(AGENTS, 2, 4, seed=0)[2]
     killing_play_game(monkeypatch, job)
@@ -114,6 +151,7 @@ def test_the_cli_says_in_one_line_which_game_killed_its_worker(tmp_path, monkeyp
     assert log_indices(tmp_path) == [0, 1, 2, 3]
 
 
+@needs_fork
 def test_an_error_inside_a_worker_is_raised_in_the_parent_with_its_traceback():
     with WorkerPool(int, 2, "fork") as pool:
         pool.submit("bad", "not a number")
@@ -123,6 +161,7 @@ def test_an_error_inside_a_worker_is_raised_in_the_parent_with_its_traceback():
 
 
 # ------------------------------------------------------------------------------------------ soaks
+@needs_fork
 def test_a_soak_chunk_whose_worker_dies_is_replayed_game_by_game(tmp_path, monkeypatch):
     clean = soak_mod.soak(6, "all", seed=3, workers=1)
     monkeypatch.setattr(soak_mod, "START_METHOD", "fork")
@@ -143,6 +182,7 @@ def test_a_soak_chunk_whose_worker_dies_is_replayed_game_by_game(tmp_path, monke
     assert (report.games, report.decisions, report.blocks) == (clean.games, clean.decisions, clean.blocks)
 
 
+@needs_fork
 def test_a_soak_game_that_always_kills_its_worker_is_a_failure_counted_once(tmp_path, monkeypatch):
     monkeypatch.setattr(soak_mod, "START_METHOD", "fork")
     monkeypatch.setattr(soak_mod, "CHUNK", 3)
