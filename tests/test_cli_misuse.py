@@ -160,3 +160,24 @@ def test_a_record_with_escape_codes_in_its_error_prints_them_as_text(paths, caps
     assert main(["replay", path]) == 2
     err = capsys.readouterr().err
     assert "\x1b" not in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("error, one_line", [
+    (ModuleNotFoundError("No module named 'ray'", name="ray"), True),
+    (ImportError("the ray backend needs Ray: pip install 'mk-env[rllib]'"), True),
+    (ImportError("cannot import name 'gone' from 'mk_env.rules'", name="mk_env.rules"), False),
+    (ModuleNotFoundError("No module named 'agents.gone'", name="agents.gone"), False),
+])
+def test_a_missing_extra_is_one_line_but_a_broken_import_of_ours_is_a_bug(error, one_line, monkeypatch, capsys):
+    import training.replay as replay
+
+    def fail(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(replay, "demo_record", fail)
+    if one_line:
+        assert main(["replay", "--demo", "2"]) == 2
+        assert capsys.readouterr().err.count("\n") == 1
+    else:
+        with pytest.raises(ImportError):
+            main(["replay", "--demo", "2"])

@@ -40,8 +40,11 @@ COMMANDS = (
     "training.convert_model",  # mk-env convert-model
 )
 
-#: errors that user input causes in library code: one line and exit code 2, not a traceback
+#: errors that user input causes in library code: one line and exit code 2, not a traceback (an
+#: ImportError only when it is a missing optional package: see :func:`is_user_error`)
 USER_ERRORS = (ValueError, OSError, ImportError)
+#: our own packages: failing to import one of them is a bug, not a missing extra
+OWN_PACKAGES = ("mk_env", "agents", "training")
 #: the most worker processes a command accepts
 MAX_WORKERS = max(256, 4 * (os.cpu_count() or 1))
 #: the most games one run accepts (its schedule is built up front; 10 million games at 1 s each are
@@ -211,6 +214,17 @@ def one_torch_thread_per_process() -> None:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
+def is_user_error(error: BaseException) -> bool:
+    """Whether ``error`` (one of :data:`USER_ERRORS`) comes from the user's input or installation
+    rather than a bug: an ImportError counts only for a missing package that is not one of ours (an
+    optional extra such as Ray) or one raised with a ``pip install`` hint."""
+    if not isinstance(error, ImportError):
+        return True
+    missing = (error.name or "").split(".")[0]
+    return "pip install" in str(error) or (isinstance(error, ModuleNotFoundError) and bool(missing)
+                                           and missing not in OWN_PACKAGES)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run ``mk-env`` with ``argv`` (default: the process's arguments); the exit code."""
     one_torch_thread_per_process()
@@ -233,6 +247,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{prog}: error: {one_line(e)}", file=sys.stderr)
         return 1
     except USER_ERRORS as e:
+        if not is_user_error(e):
+            raise
         print(f"{prog}: error: {one_line(e)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
