@@ -144,6 +144,11 @@ class GameState:
         """+1 to each winner and -1/(n-1) to each other player at the end; zeros before."""
         return self.game.scoring.returns(self)
 
+    def invalidate_caches(self) -> None:
+        """Forget every memoised answer (the legal set, the board queries, the legal digs). Call it after
+        editing a state's fields by hand (tests, tools): the engine's own changes keep the memos right."""
+        self._cache = {}
+
     # -- copies -------------------------------------------------------------------------------------
     def clone(self) -> GameState:
         """An independent copy that continues exactly like this state (the generator included)."""
