@@ -11,8 +11,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 ECOSYSTEM = Path(__file__).resolve().parents[2] / "docs" / "ecosystem.md"
 _BLOCK = re.compile(r"<!-- recipe: (?P<name>[\w-]+) -->\s*```python\n(?P<code>.*?)```", re.DOTALL)
 
@@ -43,8 +41,3 @@ def run_recipe(name: str) -> dict[str, Any]:
     exec(compile(page[name], f"{ECOSYSTEM}:{name}", "exec"), namespace)  # noqa: S102 - our own page
     return namespace
 
-
-@pytest.fixture
-def recipe():
-    """The :func:`run_recipe` function, for the test modules."""
-    return run_recipe

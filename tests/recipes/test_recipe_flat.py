@@ -2,9 +2,11 @@
 
 import numpy as np
 
+from recipe_page import run_recipe
 
-def test_flat_recipe_cuts_the_board_back_out_of_the_vector(recipe):
-    ns = recipe("flat")
+
+def test_flat_recipe_cuts_the_board_back_out_of_the_vector():
+    ns = run_recipe("flat")
     env, vector, mask, board = ns["env"], ns["vector"], ns["mask"], ns["board"]
     agent = env.agent_selection
     assert vector.dtype == np.float32 and mask.dtype == np.int8 and mask.sum() >= 1

@@ -6,7 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import ECOSYSTEM, recipes
+
+from recipe_page import ECOSYSTEM, recipes
 
 HERE = Path(__file__).resolve().parent
 

@@ -2,12 +2,14 @@
 
 import pytest
 
+from recipe_page import run_recipe
+
 ray = pytest.importorskip("ray", reason="Ray is not installed: see docs/ecosystem.md")
 
 
-def test_rllib_recipe_trains_one_iteration_and_acts_legally(recipe):
+def test_rllib_recipe_trains_one_iteration_and_acts_legally():
     try:
-        ns = recipe("rllib")
+        ns = run_recipe("rllib")
     finally:
         ray.shutdown()
     assert ns["result"]["num_env_steps_sampled_lifetime"] >= 256

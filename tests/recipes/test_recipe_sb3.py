@@ -2,11 +2,13 @@
 
 import pytest
 
+from recipe_page import run_recipe
+
 pytest.importorskip("sb3_contrib", reason="sb3-contrib is not installed: pip install -e '.[train]'")
 
 
-def test_sb3_recipe_learns_and_predicts_a_legal_action(recipe):
-    ns = recipe("sb3")
+def test_sb3_recipe_learns_and_predicts_a_legal_action():
+    ns = run_recipe("sb3")
     model, env = ns["model"], ns["env"]
     assert model.num_timesteps >= 128
     assert env.action_masks()[int(ns["action"])]

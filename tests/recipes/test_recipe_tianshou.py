@@ -2,11 +2,13 @@
 
 import pytest
 
+from recipe_page import run_recipe
+
 pytest.importorskip("tianshou", reason="Tianshou is not installed: see docs/ecosystem.md")
 
 
-def test_tianshou_recipe_collects_with_random_policies_and_trains_dqn(recipe):
-    ns = recipe("tianshou")
+def test_tianshou_recipe_collects_with_random_policies_and_trains_dqn():
+    ns = run_recipe("tianshou")
     assert ns["random_stats"].n_collected_steps == 100
     assert ns["result"].update_step >= 1
     buffer = ns["train_collector"].buffer

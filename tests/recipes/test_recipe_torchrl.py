@@ -2,11 +2,13 @@
 
 import pytest
 
+from recipe_page import run_recipe
+
 pytest.importorskip("torchrl", reason="TorchRL is not installed: see docs/ecosystem.md")
 
 
-def test_torchrl_recipe_collects_masked_legal_actions_over_parallel_envs(recipe):
-    ns = recipe("torchrl")
+def test_torchrl_recipe_collects_masked_legal_actions_over_parallel_envs():
+    ns = run_recipe("torchrl")
     batch = ns["batch"]
     assert tuple(batch.batch_size) == (2, 32)
     acting = batch["agents", "mask"]
