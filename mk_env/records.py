@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from .rules import ConfigError, ContentPack, Game, GameState, IllegalActionError, PackError, load_pack
-from .rules.pack_loader import short_repr
+from .rules.pack import short_repr
 
 #: the record format this module writes; it reads this version and older ones it knows
 RECORD_FORMAT_VERSION = 1

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from mk_env.rules import Game, StalledGameError, load_pack
-from mk_env.rules.pack_loader import DEFAULT_PACK_DIR, FIXED_RULES, LIMITS, _RULE_RANGES
+from mk_env.rules.pack import DEFAULT_PACK_DIR, FIXED_RULES, LIMITS, RULE_RANGES
 from rules_helpers import play_random
 
 Edit = Callable[[Path], None]
@@ -201,7 +201,7 @@ def test_no_hostile_pack_takes_more_than_2_gb(hostile_results: dict) -> None:
 def test_every_rule_number_is_read_or_fixed() -> None:
     """Every key of ``rules`` in the default pack is either ranged (and read by the engine) or fixed."""
     rules = json.loads((DEFAULT_PACK_DIR / "pack.json").read_text(encoding="utf-8"))["rules"]
-    assert set(rules) == set(_RULE_RANGES) | set(FIXED_RULES)
+    assert set(rules) == set(RULE_RANGES) | set(FIXED_RULES)
     game = Game(num_players=4)
     read = {"trade_rate": game.trade_rate, "set_size": game.set_size, "retire_bribes": game.retire_bribes,
             "runes_to_disintegrate": game.runes_to_disintegrate, "spellbook_size": game.layout.sizes["cast"],
@@ -273,7 +273,7 @@ def test_fixed_rule_numbers_may_be_restated_or_left_out(tmp_path: Path) -> None:
 
 def test_every_limit_and_rule_is_documented() -> None:
     doc = (Path(__file__).resolve().parent.parent / "docs" / "rules-decisions.md").read_text(encoding="utf-8")
-    for key in [*LIMITS, *_RULE_RANGES, *FIXED_RULES]:
+    for key in [*LIMITS, *RULE_RANGES, *FIXED_RULES]:
         assert re.search(rf"`{key}`", doc), key
 
 

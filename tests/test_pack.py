@@ -1,4 +1,4 @@
-"""Tests of the content pack loader (mk_env/rules/pack_loader.py) and the default pack."""
+"""Tests of the content pack loader (mk_env/rules/pack/) and the default pack."""
 
 from __future__ import annotations
 

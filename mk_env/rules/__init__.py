@@ -6,7 +6,7 @@
 
 from .content import CLANS, MINERALS, RESOURCES, TOKEN_KINDS, ContentPack
 from .game import ConfigError, Game, StateError
-from .pack_loader import PackError, load_pack
+from .pack import PackError, load_pack
 from .scoring import CATEGORIES
 from .state import GameState
 from .turn import PHASE_NAMES, IllegalActionError, StalledGameError

@@ -2,7 +2,7 @@
 
 Everything the rule texts leave to the printed components (the board picture, the troll cards, the spell
 texts, the tunnel shapes, the great halls, the charts) lives in JSON/text files that a user can replace.
-This module defines the immutable values the rules engine reads; :mod:`mk_env.rules.pack_loader` builds
+This module defines the immutable values the rules engine reads; :mod:`mk_env.rules.pack` builds
 them from files and validates them, naming the file and field of any error.
 
 Index conventions used everywhere in the engine:
@@ -153,4 +153,4 @@ class ContentPack:
     statues_per_clan: int
     pedestals_per_clan: int
     rules: dict  # small rule numbers: every key of pack.json ``rules`` (editable within bounds or fixed by the
-    # engine: pack_loader.FIXED_RULES, docs/rules-decisions.md "Pack numbers"), fixed ones filled in if left out
+    # engine: pack.FIXED_RULES, docs/rules-decisions.md "Pack numbers"), fixed ones filled in if left out

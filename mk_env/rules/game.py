@@ -21,7 +21,7 @@ from .actions import N_HORDE, N_SMOOT
 from .content import (N_CLANS, N_RESOURCES, N_TIERS, N_TOKEN_KINDS, PLAYER_COUNTS, RESOURCES, TOKEN_KINDS,
                       ContentPack)
 from .geometry import BoardGeometry
-from .pack_loader import load_pack
+from .pack import load_pack
 from .saved_state import StateError, read_state
 from .state import GameState
 

@@ -24,7 +24,7 @@ import numpy as np
 from .actions import N_HORDE, N_SMOOT, TROLLSMOOT_ROWS
 from .content import N_CLANS, N_RESOURCES
 from .invariants import InvariantError, check_invariants
-from .pack_loader import short_repr
+from .pack import short_repr
 from .phases import (BRIBE, DIG_MINERAL, DIG_PEDESTAL, DIG_WORKSHOP, PHASE_NAMES, RECRUIT_PEDESTAL, SPELL_DIG,
                      SPELL_HORDE, SPELL_OPTION, SPELL_PEDESTAL, SPELL_SMOOT, SPELL_STATUE, STATUE_DEST)
 from .state import ARRAY_FIELDS, FORMAT_VERSION, SCALAR_FIELDS, GameState
