@@ -4,6 +4,7 @@
 >>> agent = make_agent("heuristic")
 """
 
-from .base import Agent, BaseAgent, agent_kinds, make_agent, register_agent
+from .base import Agent, BaseAgent
+from .registry import agent_kinds, make_agent, register_agent
 
 __all__ = ["Agent", "BaseAgent", "agent_kinds", "make_agent", "register_agent"]

@@ -1,16 +1,14 @@
-"""The agent protocol and the registry of agent spec strings.
+"""The agent protocol.
 
 Every agent implements ``act(view, rng) -> int``: given a :class:`~mk_env.rules.view.PlayerView` (the
 legal decisions and public facts of one seat, plus determinized copies) it returns one legal action
 number. ``reset(seat, num_players)`` is called before each game. Agents never see the true state.
-
-Spec strings name agents on the command line: ``random``, ``heuristic``, ``mcts``, ``mcts:400``
-(simulations per decision), ``mcts:2s`` (seconds per decision), ``ppo:PATH`` (a trained policy).
+Spec strings (``heuristic``, ``mcts:400``) name agents through :mod:`agents.registry`.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -44,44 +42,7 @@ class BaseAgent:
         raise NotImplementedError
 
 
-#: kind -> factory taking the text after the colon ("" when absent)
-_FACTORIES: dict[str, Callable[[str], Agent]] = {}
-_HELP: dict[str, str] = {}
-
-
-def register_agent(kind: str, factory: Callable[[str], Agent], help_text: str) -> None:
-    """Make ``kind`` (and ``kind:ARG``) a valid spec string."""
-    _FACTORIES[kind] = factory
-    _HELP[kind] = help_text
-
-
-def agent_kinds() -> dict[str, str]:
-    """Spec kinds with a one-line description each."""
-    _load_builtins()
-    return dict(_HELP)
-
-
-def make_agent(spec: str) -> Agent:
-    """Build the agent named by a spec string, e.g. ``"heuristic"`` or ``"mcts:400"``."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"agent spec must be a non-empty string, got {spec!r}; "
-                         f"allowed: {', '.join(_allowed())}")
-    _load_builtins()
-    kind, _, arg = spec.strip().partition(":")
-    factory = _FACTORIES.get(kind)
-    if factory is None:
-        raise ValueError(f"unknown agent spec {spec!r}: kind {kind!r} is not one of "
-                         f"{', '.join(_allowed())}")
-    agent = factory(arg)
-    agent.name = spec.strip()
-    return agent
-
-
-def _allowed() -> list[str]:
-    _load_builtins()
-    return [f"{k} ({h})" for k, h in _HELP.items()]
-
-
-def _load_builtins() -> None:
-    """Import the built-in agent modules (each registers its kind on import)."""
-    from . import heuristic, mcts, ppo, random_agent  # noqa: F401
+def no_argument(kind: str, arg: str) -> None:
+    """Refuse ``kind:ARG`` for a kind that takes no argument."""
+    if arg:
+        raise ValueError(f"agent spec {kind!r} takes no argument, got '{kind}:{arg}'")

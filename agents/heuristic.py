@@ -22,7 +22,7 @@ from mk_env.rules.content import CART, COIN, MINERALS, N_RESOURCES
 from mk_env.rules.state import GameState
 from mk_env.rules.view import PlayerView
 
-from .base import BaseAgent, register_agent
+from .base import BaseAgent, no_argument
 
 #: potential value of one resource owned (stone, iron, heartstone, coin, cart, hammer, rune)
 RESOURCE_VALUE = np.array([0.55, 0.7, 0.9, 0.45, 0.4, 0.5, 0.35])
@@ -358,10 +358,7 @@ class HeuristicAgent(BaseAgent):
         return best_action(st, view.seat, rng)
 
 
-def _make(arg: str) -> HeuristicAgent:
-    if arg:
-        raise ValueError(f"agent spec 'heuristic' takes no argument, got 'heuristic:{arg}'")
+def from_spec(arg: str) -> HeuristicAgent:
+    """The ``heuristic`` spec (no argument)."""
+    no_argument("heuristic", arg)
     return HeuristicAgent()
-
-
-register_agent("heuristic", _make, "one-ply lookahead with a hand-written evaluation")

@@ -25,7 +25,7 @@ from mk_env.rules.state import GameState
 from mk_env.rules.view import PlayerView
 
 from . import heuristic as H
-from .base import BaseAgent, register_agent
+from .base import BaseAgent
 
 DEFAULT_SIMULATIONS = 48
 ROLLOUT_DECISIONS = 30  # per player: a cap on the rollout through one round
@@ -175,7 +175,8 @@ def _softmax(x: np.ndarray) -> np.ndarray:
     return z / z.sum()
 
 
-def _make(arg: str) -> MCTSAgent:
+def from_spec(arg: str) -> MCTSAgent:
+    """``mcts`` (the default budget), ``mcts:N`` simulations or ``mcts:Xs`` seconds per decision."""
     if not arg:
         return MCTSAgent()
     try:
@@ -191,7 +192,3 @@ def _make(arg: str) -> MCTSAgent:
     except ValueError:
         raise ValueError(f"agent spec 'mcts:{arg}': the budget must be a positive number of "
                          f"simulations (mcts:400) or seconds (mcts:2s)") from None
-
-
-register_agent("mcts", _make, f"determinized PUCT search; mcts:N simulations (default "
-                              f"{DEFAULT_SIMULATIONS}) or mcts:Xs seconds per decision")

@@ -19,7 +19,7 @@ import numpy as np
 
 from mk_env.rules.view import PlayerView
 
-from .base import BaseAgent, register_agent
+from .base import BaseAgent
 
 DEFAULT_CHECKPOINT = Path(__file__).parent / "checkpoints" / "default.safetensors"
 TRUST_FLAG = "trust"
@@ -104,7 +104,8 @@ def trust_agents(text: str) -> str:
                     for entry in text.split(","))
 
 
-def _make(arg: str) -> PPOAgent:
+def from_spec(arg: str) -> PPOAgent:
+    """``ppo:PATH``, ``ppo:PATH?trust`` or ``ppo:default``: the policy in that model file."""
     path, trust = parse_spec_arg(arg)
     if not path.is_file():
         raise ValueError(f"agent spec 'ppo:{arg}': no model file at {str(path)!r}")
@@ -112,7 +113,3 @@ def _make(arg: str) -> PPOAgent:
     if is_sb3_zip(path) and not trust:
         refuse_untrusted_zip(path, f"agent spec 'ppo:{path}?{TRUST_FLAG}' or --trust")
     return PPOAgent(path, trust)
-
-
-register_agent("ppo", _make, "ppo:PATH, a trained MaskablePPO policy (.safetensors; an SB3 zip only "
-                             "as ppo:PATH?trust)")

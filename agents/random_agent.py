@@ -6,7 +6,7 @@ import numpy as np
 
 from mk_env.rules.view import PlayerView
 
-from .base import BaseAgent, register_agent
+from .base import BaseAgent, no_argument
 
 
 class RandomAgent(BaseAgent):
@@ -17,10 +17,7 @@ class RandomAgent(BaseAgent):
         return int(legal[rng.integers(len(legal))])
 
 
-def _make(arg: str) -> RandomAgent:
-    if arg:
-        raise ValueError(f"agent spec 'random' takes no argument, got 'random:{arg}'")
+def from_spec(arg: str) -> RandomAgent:
+    """The ``random`` spec (no argument)."""
+    no_argument("random", arg)
     return RandomAgent()
-
-
-register_agent("random", _make, "uniform over legal actions")

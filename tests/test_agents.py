@@ -103,3 +103,80 @@ def test_evaluation_counts_honour_on_the_table():
     state, _ = play(["heuristic", "heuristic"], seed=3)
     for p in range(2):  # at the end the evaluation is the final honour
         assert evaluate(state, p) == state.score_breakdown(p)["total"]
+
+
+# ------------------------------------------------------------------------------------------------
+# the registry: a table of entry points
+# ------------------------------------------------------------------------------------------------
+@pytest.fixture
+def registry(monkeypatch):
+    """agents.registry with its table restored after the test."""
+    from agents import registry as R
+    monkeypatch.setattr(R, "_TABLE", dict(R._TABLE))
+    monkeypatch.setattr(R, "_FACTORIES", dict(R._FACTORIES))
+    monkeypatch.setattr(R, "_installed_read", False)
+    return R
+
+
+def test_make_agent_imports_only_the_module_of_its_kind():
+    import subprocess
+    import sys
+    code = ("import sys; from agents import make_agent, agent_kinds; agent_kinds(); make_agent('random'); "
+            "print(sorted(m for m in sys.modules if m.startswith('agents.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['agents.base', 'agents.random_agent', 'agents.registry']"
+
+
+def test_builtin_help_names_the_mcts_default_budget():
+    from agents import agent_kinds
+    from agents.mcts import DEFAULT_SIMULATIONS
+    kinds = agent_kinds()
+    assert list(kinds)[:4] == ["random", "heuristic", "mcts", "ppo"]
+    assert f"(default {DEFAULT_SIMULATIONS})" in kinds["mcts"]
+
+
+def test_a_registered_entry_point_string_builds_the_agent(registry):
+    registry.register_agent("uniform", "agents.random_agent:RandomAgent", "the random agent's class")
+    registry.register_agent("quick", lambda arg: registry.make_agent("random"), "a callable factory")
+    assert registry.agent_kinds()["uniform"] == "the random agent's class"
+    with pytest.raises(TypeError):  # the class takes no argument: the factory gets the spec's one
+        registry.make_agent("uniform")
+    registry.register_agent("uniform", "agents.random_agent:from_spec", "the random agent")
+    agent = registry.make_agent("uniform")
+    assert type(agent).__name__ == "RandomAgent" and agent.name == "uniform"
+    assert registry.make_agent("quick").name == "quick"
+
+
+@pytest.mark.parametrize("kind, entry, words", [
+    ("a:b", "agents.random_agent:from_spec", "no ':'"), ("", "agents.random_agent:from_spec", "name"),
+    ("x", "agents.random_agent", "package.module:factory"), ("x", 3, "string or a callable"),
+])
+def test_bad_registrations_are_refused_clearly(registry, kind, entry, words):
+    with pytest.raises((ValueError, TypeError), match=words):
+        registry.register_agent(kind, entry, "help")
+    assert kind not in registry.agent_kinds()
+
+
+@pytest.mark.parametrize("entry, words", [
+    ("no_such_package.agent:make", "not installed"), ("agents.random_agent:nothing", "has no 'nothing'"),
+    ("agents.random_agent:__doc__", "not callable"),
+])
+def test_an_entry_point_that_cannot_load_names_the_kind(registry, entry, words):
+    registry.register_agent("broken", entry, "help")
+    with pytest.raises(ValueError, match=f"agent kind 'broken'.*{words}"):
+        registry.make_agent("broken")
+
+
+def test_installed_entry_points_add_kinds(registry, monkeypatch):
+    from importlib import metadata
+    eps = [metadata.EntryPoint("uniform", "agents.random_agent:from_spec", registry.ENTRY_POINT_GROUP),
+           metadata.EntryPoint("random", "elsewhere:make", registry.ENTRY_POINT_GROUP),
+           metadata.EntryPoint("bad kind", "x:y", registry.ENTRY_POINT_GROUP)]
+    monkeypatch.setattr(registry.metadata, "entry_points",
+                        lambda group: [ep for ep in eps if ep.group == group])
+    with pytest.warns(UserWarning) as caught:
+        agent = registry.make_agent("uniform:")
+    assert {str(w.message).split(" (")[0] for w in caught} == {"installed agent kind 'random'",
+                                                               "installed agent kind 'bad kind'"}
+    assert type(agent).__name__ == "RandomAgent" and agent.name == "uniform:"
+    assert registry.agent_kinds()["random"] == "uniform over legal actions"  # built-ins win
