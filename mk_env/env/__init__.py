@@ -27,8 +27,8 @@ _EXPORTS = {
     "SingleSeatEnv": "single_seat", "random_opponent": "single_seat", "single_seat_env": "single_seat",
     "FlattenObservation": "wrappers", "OBSERVATION_STYLES": "wrappers", "observation_slices": "wrappers",
 }
-_SUBMODULES = ("aec", "docs", "masks", "observation", "render", "replay_html", "rewards", "single_seat",
-               "version", "wrappers")
+_SUBMODULES = ("aec", "docs", "masks", "observation", "render", "render_image", "replay_html", "rewards",
+               "single_seat", "version", "wrappers")
 __all__ = sorted(_EXPORTS)
 
 

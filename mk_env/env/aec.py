@@ -288,7 +288,7 @@ mk_env itself first.
 ## Rendering
 
 `render_mode` is None, `"ansi"` (returns text), `"rgb_array"` (returns an `H x W x 3` uint8 image)
-or `"human"` (a window); drawing lives in `mk_env/env/render.py`.
+or `"human"` (a window); drawing lives in `mk_env/env/render.py` (text) and `render_image.py` (images).
 
 ## Version history
 
@@ -603,7 +603,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def close(self) -> None:
         if self.render_mode == "human":
             try:
-                from .render import close_human
+                from .render_image import close_human
             except ImportError:
                 return
             close_human()

@@ -4,7 +4,7 @@ The page has a slider over *decisions* (step ``k`` = the state after ``k`` recor
 and the buttons move one step, Home/End jump). For every step it shows, as text from embedded JSON, the
 action taken in words (``game.layout.describe``), who took it, the turn, the decision awaited next and
 every seat's score breakdown (the engine's ``score_breakdown``). The picture (board, horde,
-trollsmoots, storages, spellbook, pedestal track: :func:`~mk_env.env.render.render_rgb`) is an inline
+trollsmoots, storages, spellbook, pedestal track: :func:`~mk_env.env.render_image.render_rgb`) is an inline
 PNG data URI.
 
 Size choice: by default (``frames="turn"``) a picture is rendered only when the deciding seat or the
@@ -36,7 +36,8 @@ from pathlib import Path
 from mk_env.records import GameRecord, replay
 from mk_env.rules import ContentPack, GameState
 
-from .render import PLAYER_COLOURS, downscale, render_rgb, scores, status_line
+from .render import PLAYER_COLOURS, scores, status_line
+from .render_image import downscale, render_rgb
 
 FRAME_MODES = ("turn", "decision")
 
