@@ -9,7 +9,7 @@ import numpy as np
 from mk_env.rules import Game, load_pack
 from mk_env.rules import turn
 from mk_env.rules.content import RESOURCES, TOKEN_KINDS
-from mk_env.rules.pack_loader import parse_board
+from mk_env.rules.pack import parse_board
 
 # An 11 x 11 mountain: tier by ring distance from the heart at (5, 5). Start points marked 4 at the
 # middle of each edge; workshop sites near the corners; rubble at (1, 6), (1, 7), (1, 8).
@@ -72,7 +72,7 @@ def empty_handed(game: Game, seed: int = 3):
     st = after_setup(game, seed=seed, gates=[0, 3])
     for p in range(game.num_players):
         clear_resources(st, p)
-    st._cache.clear()
+    st.invalidate_caches()
     return st
 
 
@@ -111,7 +111,7 @@ def hold(st, p: int, slot: int, **amounts: int) -> None:
 def place_tunnel(st, cells: list[tuple[int, int]], shape: int = 0) -> None:
     """Lay a tunnel tile on the board directly (to build a position), updating the networks."""
     turn.place_tile(st, np.array([st.game.geo.sq(r, c) for r, c in cells]), 2, shape)
-    st._cache.clear()
+    st.invalidate_caches()
 
 
 def placement(game: Game, shape_name: str, cells: list[tuple[int, int]], halls: bool = False) -> int:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from mk_env.rules import ConfigError, Game, PackError
-from mk_env.rules.pack_loader import DEFAULT_PACK_DIR
+from mk_env.rules.pack import DEFAULT_PACK_DIR
 
 
 @pytest.mark.parametrize("n", [6, 1, 0, -4, 7])

@@ -55,7 +55,7 @@ def test_a_drawn_team_game_pays_zero_to_everyone() -> None:
     state.smoot[1], state.smoot[2] = state.smoot[0].copy(), state.smoot[3].copy()
     gap = state.score_breakdown(0)["total"] - state.score_breakdown(1)["total"]
     state.honour[1 if gap > 0 else 0] += abs(gap)
-    state._cache = {}
+    state.invalidate_caches()
     assert state.ranks() == [0, 0, 0, 0] and state.returns() == [0.0] * 4
     check_end(state)
 
@@ -74,7 +74,7 @@ def test_component_totals_match_the_pack(midgame: GameState) -> None:
 def _broken(state: GameState, edit: Callable[[GameState], None]) -> GameState:
     bad = state.clone()
     edit(bad)
-    bad._cache = {}
+    bad.invalidate_caches()
     return bad
 
 
@@ -122,7 +122,7 @@ def test_each_check_catches_its_fault(midgame: GameState, fault: str) -> None:
     bad = midgame.clone()
     edit(bad)
     if fault != "only pass left":
-        bad._cache = {}
+        bad.invalidate_caches()
     with pytest.raises(InvariantError, match=message):
         check_invariants(bad)
 

@@ -16,7 +16,7 @@ import pytest
 
 from mk_env.rules import Game
 from mk_env.rules.content import CLANS, RESOURCES, TOKEN_KINDS, ContentPack
-from mk_env.rules.pack_loader import DEFAULT_PACK_DIR, PackError, load_pack, parse_board
+from mk_env.rules.pack import DEFAULT_PACK_DIR, PackError, load_pack, parse_board
 
 
 @pytest.fixture(scope="module")

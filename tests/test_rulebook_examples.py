@@ -24,7 +24,7 @@ def st(game):
     """Player 0 (gate at (0, 5)) to act, with empty hands; player 1's gate at (10, 5)."""
     st = empty_handed(game)
     st.statue[:] = -1
-    st._cache.clear()
+    st.invalidate_caches()
     assert st.gate_sq[0] == sq(game, 0, 5) and st.gate_sq[1] == sq(game, 10, 5)
     return st
 
@@ -66,7 +66,7 @@ def test_cascade_example(game, st):
     hold(st, 0, 5, heartstone=1)  # the Mud troll still holds a heartstone
     hold(st, 0, 2, stone=1)  # the third bottom troll still holds a stone
     game.card_symbols, game.card_symbol_rows = sym, sym.tolist()
-    st._cache.clear()
+    st.invalidate_caches()
     assert st.decision_kind() == "step1_spells_workshops"
     act(st, "pass")
     st.apply(game.layout.recruit_index(0, 7))  # top left of the third row: rests on slots 4 and 5
@@ -93,7 +93,7 @@ def test_dig_example(game, st):
     assert not st.is_legal(game.layout.index("dig", rubble_spot))  # no hammers for 3 rubble
     clone = st.clone()
     give(clone, 0, hammer=3)
-    clone._cache.clear()
+    clone.invalidate_caches()
     clone.apply(game.layout.index("dig", rubble_spot))
     assert clone.storage[0, HAMMER] == 1 and clone.honour[0] == 4  # 3 paid, 1 dug up at (1, 5)
 
@@ -144,7 +144,7 @@ def test_pedestal_example(game, st):
 def test_pedestal_only_when_digging(game, st):
     """It's now or never: no decision places a pedestal on an existing anchor later."""
     st.storage_pedestals[0, FIRE] = 1
-    st._cache.clear()
+    st.invalidate_caches()
     assert "pedestal" not in blocks(st)
 
 
@@ -183,7 +183,7 @@ def test_toolforge_with_three_open_entrances(game, st):
     place_tunnel(st, [(5, 1), (4, 1), (5, 2)], shape=1)
     turn.recompute_networks(st)
     give(st, 0, heartstone=4)
-    st._cache.clear()
+    st.invalidate_caches()
     assert st.reach[0, sq(game, 3, 2)] and st.reach[1, sq(game, 4, 1)] and st.reach[1, sq(game, 5, 2)]
     act(st, "activate_workshop", site)
     assert st.uses_left == 3
@@ -201,7 +201,7 @@ def test_spell_example_earth_ritual(game, st):
     st.spellbook[0] = ritual
     st.spell_runes[0] = 1
     give(st, 0, rune=1)
-    st._cache.clear()
+    st.invalidate_caches()
     act(st, "cast", 0)
     assert st.decision_kind() == "spell_option"
     act(st, "spell_option", 1)  # 2 iron
@@ -212,7 +212,7 @@ def test_spell_example_earth_ritual(game, st):
     other.spell_cast = False
     other.phase = turn.STEP1
     give(other, 0, rune=1)
-    other._cache.clear()
+    other.invalidate_caches()
     deck_top = other.spell_deck[0]
     supply_runes = int(other.supply[RUNE])
     act(other, "cast", 0)
@@ -224,7 +224,7 @@ def test_spell_example_earth_ritual(game, st):
 def _to_step3(st) -> None:
     """Skip to step 3 of player 0's turn (as if step 2 were done)."""
     st.phase = turn.STEP3
-    st._cache.clear()
+    st.invalidate_caches()
 
 
 def _trove_position(game, st):
@@ -244,7 +244,7 @@ def test_great_hall_example_the_trove(game, st):
     st.track_taken[1, ICE] = 0
     st.pedestal_points[0] = 4
     st.statue[moon_sq] = MOON
-    st._cache.clear()
+    st.invalidate_caches()
     _to_step3(st)
     assert st.decision_kind() == "step3_great_hall"
     act(st, "hall", i)
@@ -263,7 +263,7 @@ def test_great_hall_example_the_trove(game, st):
 def test_great_hall_must_cover_only_own_tunnels(game, st):
     i = _trove_position(game, st)
     st.kind[sq(game, 2, 5)] = 0  # a gap
-    st._cache.clear()
+    st.invalidate_caches()
     _to_step3(st)
     assert not st.is_legal(game.layout.index("hall", i))
 
@@ -285,7 +285,7 @@ def test_statue_movement_example(game, st):
     hold(st, 0, 1, cart=1)
     hold(st, 0, 2, cart_moon=1)
     give(st, 0, cart=1, rune=1, hammer=1, iron=2)
-    st._cache.clear()
+    st.invalidate_caches()
     _to_step3(st)
     act(st, "hall", i)
     assert st.decision_kind() == "step4_move_statues"
@@ -350,7 +350,7 @@ def test_final_scoring_example(game, st):
     give(st, 0, cart=3, stone=1)
     hold(st, 0, 0, stone=1)
     hold(st, 0, 1, iron=1)
-    st._cache.clear()
+    st.invalidate_caches()
     score = st.score_breakdown(0)
     assert score == {"tunnels": 43, "coronation": 3, "pedestal_tokens": 11, "leftover_sets": 1,
                      "great_halls": 15, "statues": 38, "total": 111}

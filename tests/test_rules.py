@@ -113,7 +113,7 @@ def st(game):
 
 def test_spells_and_workshops_come_first_in_either_order(game, st):
     give(st, 0, rune=2)
-    st._cache.clear()
+    st.invalidate_caches()
     assert "cast" in blocks(st)
     act(st, "cast", int(np.flatnonzero(st.spellbook >= 0)[0]))
     while st.decision_kind().startswith("spell"):
@@ -130,21 +130,21 @@ def test_must_recruit_without_minerals(st):
 def test_must_dig_with_ten_trolls(game, st):
     st.smoot[0, :] = np.arange(10) + game.n_starters
     give(st, 0, stone=2)
-    st._cache.clear()
+    st.invalidate_caches()
     to_phase(st, "step2_recruit_or_dig")
     assert blocks(st) == {"dig"}
 
 
 def test_neither_recruit_nor_dig_skips_step_2(game, st):
     st.smoot[0, :] = np.arange(10) + game.n_starters
-    st._cache.clear()
+    st.invalidate_caches()
     act(st, "pass")
     assert st.current == 1  # player 0's step 2 (and the empty steps 3-4) were skipped
 
 
 def test_trade_four_for_one_any_time(game, st):
     give(st, 0, stone=3, iron=1)
-    st._cache.clear()
+    st.invalidate_caches()
     give_vec = np.array([3, 1, 0, 0, 0, 0, 0])
     j = next(j for j in range(len(game.layout.trade_gives)) if (game.layout.trade_gives[j] == give_vec).all())
     act(st, "trade", j * 7 + COIN)
@@ -165,7 +165,7 @@ def test_level_2_recruit_bribes_two_and_collects_pedestal(game, st):
 def test_level_3_recruit_bribes_five_and_chooses_a_pedestal(game, st):
     give(st, 0, coin=5)
     st.smoot[0, 4:6] = [game.n_starters, game.n_starters + 1]
-    st._cache.clear()
+    st.invalidate_caches()
     to_phase(st, "step2_recruit_or_dig")
     st.apply(game.layout.recruit_index(9, 7))
     for b in (0, 1, 2, 5, 6):
@@ -184,7 +184,7 @@ def test_cannot_recruit_without_the_bribes(game, st):
 
 def test_collect_bribes_when_recruiting(game, st):
     st.horde_bribes[0, COIN] = 2
-    st._cache.clear()
+    st.invalidate_caches()
     to_phase(st, "step2_recruit_or_dig")
     st.apply(game.layout.recruit_index(0, 4))
     assert st.storage[0, COIN] >= 2
@@ -194,7 +194,7 @@ def test_retiring_trolls_with_four_bribes(game, st):
     give(st, 0, coin=2)
     st.horde_bribes[1, COIN] = 3
     retiring = int(st.horde[1])
-    st._cache.clear()
+    st.invalidate_caches()
     to_phase(st, "step2_recruit_or_dig")
     supply = int(st.supply[COIN])
     st.apply(game.layout.recruit_index(5, 4))  # bribes slots 0 and 1: slot 1 reaches 4
@@ -266,10 +266,10 @@ def test_statues_move_only_with_carts_of_their_clan_or_wild(game, st):
     st.tokens[0, 0, 7] = 1  # a Fire cart
     st.supply[CART] -= 1
     st.phase = turn.STEP4
-    st._cache.clear()
+    st.invalidate_caches()
     assert "select_statue" not in blocks(st)
     give(st, 0, cart=1)
-    st._cache.clear()
+    st.invalidate_caches()
     act(st, "select_statue", game.geo.sq(0, 5))
     act(st, "move_statue", game.geo.sq(2, 5))
     assert st.tokens[0, 0, 7] == 1 and st.storage[0, CART] == 0  # the Fire cart could not pay
@@ -288,7 +288,7 @@ def _cap(st, p, game):
     """Give p nine trolls and a free slot 9, ready to recruit the 10th."""
     st.smoot[p, :9] = np.arange(9) + game.n_starters
     st.smoot[p, 9] = -1
-    st._cache.clear()
+    st.invalidate_caches()
 
 
 def _play_turn_recruiting(st, game):

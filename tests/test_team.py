@@ -55,7 +55,7 @@ def team():
     st = after_setup(game, seed=1)
     for p in range(4):
         clear_resources(st, p)
-    st._cache.clear()
+    st.invalidate_caches()
     return game, st
 
 
