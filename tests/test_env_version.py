@@ -19,7 +19,7 @@ PINNED = {
 BUMP = ("the observation or action layout of {config} changed (fingerprint {got}, pinned {want} for "
         "v{version}). Any change to observations, actions, rules or rewards is a new environment "
         "version: bump ENV_VERSION in mk_env/env/version.py, add a line to the Version history of the "
-        "mk_env/env/aec.py docstring (then python -m mk_env.env.docs > docs/environment.md), and pin "
+        "mk_env/env/env_doc.py (then python -m mk_env.env.docs > docs/environment.md), and pin "
         "the new fingerprints in PINNED here under the new version. A refactor or a speed-up must "
         "leave them unchanged.")
 

@@ -1,9 +1,9 @@
 """Generates the environment's documentation page from code: ``python -m mk_env.env.docs``.
 
-``page()`` is the docstring of :mod:`mk_env.env.aec` (prose) with the generated tables inserted
-between the ``<!-- tables -->`` markers; ``python -m mk_env.env.docs > docs/environment.md`` writes
-the page and ``python -m mk_env.env.docs --update-docstring`` rewrites the tables inside the
-docstring. ``tests/test_env.py`` checks that both are up to date.
+``page()`` is the docstring of :mod:`mk_env.env.aec` (prose, kept in :mod:`mk_env.env.env_doc`)
+with the generated tables inserted between the ``<!-- tables -->`` markers; ``python -m
+mk_env.env.docs > docs/environment.md`` writes the page and ``python -m mk_env.env.docs
+--update-docstring`` rewrites the tables inside the docstring's text (env_doc.py). ``tests/test_env.py`` checks that both are up to date.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from mk_env.rules import Game
 from .observation import Observer
 
 START, END = "<!-- tables:start -->", "<!-- tables:end -->"
-AEC_PATH = Path(__file__).with_name("aec.py")
+DOC_PATH = Path(__file__).with_name("env_doc.py")
 
 
 def observation_table() -> str:
@@ -101,7 +101,7 @@ def page() -> str:
 
 
 def update_docstring() -> None:
-    AEC_PATH.write_text(_with_tables(AEC_PATH.read_text()))
+    DOC_PATH.write_text(_with_tables(DOC_PATH.read_text()))
 
 
 if __name__ == "__main__":
