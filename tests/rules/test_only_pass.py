@@ -1,5 +1,6 @@
-"""Issue 8, round 3: the engine's fast "only pass" test equals the full legal set's answer, and each
-applied decision builds the legal set of the state the agent then faces exactly once."""
+"""The engine's fast "only pass" test equals the full legal set's answer, and each applied decision
+builds the legal set of the state the agent then faces exactly once."""
+
 
 from __future__ import annotations
 
@@ -35,17 +36,17 @@ def _check_states(game: Game, seed: int, decisions: int, seen: collections.Count
             s = game.storage_of[st.current]
             st.storage[s] = rng.integers(0, 3, len(RESOURCES)) if rng.random() < 0.5 else 0
             st.tokens[st.current] = 0
-            st._cache.clear()
+            st.invalidate_caches()
         fresh = st.clone()
-        fresh._cache.clear()
+        fresh.invalidate_caches()
         full = legal._legal(fresh)
         expected = bool(len(full) == 1 and full[0] == 0)
         fast = st.clone()
-        fast._cache.clear()
+        fast.invalidate_caches()
         assert legal.only_pass(fast) == expected, (seed, PHASE_NAMES[st.phase], list(full[:5]))
         assert legal.only_pass(st) == expected  # with whatever the state has memoised
         forced = st.clone()
-        forced._cache.clear()
+        forced.invalidate_caches()
         assert legal.pass_is_forced(forced) == expected
         if not expected:  # the set built on the way is the full one
             assert np.array_equal(forced._cache["legal"], full)

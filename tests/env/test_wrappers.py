@@ -1,5 +1,5 @@
-"""Issue 8, round 2: the fast paths of ``env()``'s wrappers and of the encoder's template buffers keep
-PettingZoo's behaviour exactly."""
+"""``env()``'s wrappers are PettingZoo's own kinds, and their fast paths show exactly what PettingZoo's
+unmodified wrappers show (observations, masks, rewards and their types, terminations, infos)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import pytest
 from pettingzoo.utils import wrappers
 
 import mk_env
-from mk_env.env.observation import Observer
 
 
 def _play(e, seed: int, steps: int) -> list:
@@ -59,16 +58,3 @@ def test_out_of_range_and_ill_typed_actions_still_trip_the_bounds_assertion():
     assert e.unwrapped.game_state.to_json() == before
     with pytest.raises(AttributeError):
         mk_env.env(num_players=2).last()  # before reset, as PettingZoo says
-
-
-def test_template_buffers_are_per_player_and_fresh():
-    """Each player's template is its own; an observation's arrays are views of one fresh buffer."""
-    from mk_env.rules import Game
-    game = Game(4)
-    st = game.new_initial_state(2)
-    ob = Observer(game)
-    a, b = ob.encode(st, 0), ob.encode(st, 1)
-    assert not np.shares_memory(a["players"], b["players"])
-    assert all(v.dtype == np.float32 and v.flags.c_contiguous for v in a.values())
-    assert not np.array_equal(a["players"], b["players"])  # egocentric
-    assert all(np.array_equal(a[k], Observer(game).encode(st, 0)[k]) for k in a)
