@@ -234,7 +234,7 @@ def _quick_pick(st: GameState, p: int, ph: int, by: dict[str, list[int]]) -> tup
     if ph == T.DIG_MINERAL:
         return "mineral", max(by["mineral"])  # heartstone > iron > stone
     if ph == T.DIG_PEDESTAL and "pedestal" in by:
-        anchor = int(game.geo.tunnel_placements.anchor[st.pending["dig"]])
+        anchor = int(game.geo.tunnel_placements.anchor[st.pending.dig])
         tier = int(game.geo.tier[anchor]) - 1
         return "pedestal", max(by["pedestal"], key=lambda c: st.track_value[tier, c])
     if ph in (T.RECRUIT_PEDESTAL, T.SPELL_PEDESTAL):
@@ -244,7 +244,7 @@ def _quick_pick(st: GameState, p: int, ph: int, by: dict[str, list[int]]) -> tup
         rank = {n: i for i, n in enumerate(WORKSHOP_PREFERENCE)}
         return "establish", min(by["establish"], key=lambda w: rank.get(names[w], 99))
     if ph == T.SPELL_OPTION:
-        spell = game.pack.spells[st.spellbook[st.pending["spell"]]]
+        spell = game.pack.spells[st.spellbook[st.pending.spell]]
         from mk_env.rules.content import RESOURCES
         def worth(k: int) -> float:
             return sum(RESOURCE_VALUE[RESOURCES.index(r)] * n for r, n in spell.params["options"][k].items())
@@ -261,7 +261,7 @@ def _quick_pick(st: GameState, p: int, ph: int, by: dict[str, list[int]]) -> tup
     if ph == T.SPELL_STATUE and "select_statue" in by:
         return "select_statue", by["select_statue"][0]
     if ph == T.STATUE_DEST:
-        return "move_statue", max(by["move_statue"], key=lambda sq: _spot_value(st, int(st.pending["statue"]), sq))
+        return "move_statue", max(by["move_statue"], key=lambda sq: _spot_value(st, int(st.pending.statue_square), sq))
     if ph == T.STEP3 and "hall" in by:
         return "hall", by["hall"][0]
     if ph == T.STEP4 and "select_statue" in by:

@@ -38,7 +38,7 @@ import gymnasium
 import numpy as np
 
 from mk_env.rules import IllegalActionError
-from mk_env.rules.turn import ActionTypeError, action_number
+from mk_env.rules.errors import ActionTypeError, action_number
 from mk_env.rules.view import PlayerView
 
 from .aec import raw_env, warn_illegal_action
