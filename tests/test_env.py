@@ -154,15 +154,15 @@ def test_pending_sub_decision_is_observed():
         for _, obs in random_play(env, rng):
             pend = env.game_state.pending
             o = obs["observation"]
-            if "statue" in pend:
+            if pend.statue_square is not None:
                 ch = env.observer.ch["pending_statue"]
-                assert o["board"][ch].reshape(-1)[pend["statue"]] == 1.0
+                assert o["board"][ch].reshape(-1)[pend.statue_square] == 1.0
                 seen.add("statue")
-            if "dig" in pend:
+            if pend.dig is not None:
                 assert o["board"][env.observer.ch["pending_dig"]].sum() > 0
                 seen.add("dig")
-            if "spell" in pend:
-                assert o["pending"][pend["spell"]] == 1.0
+            if pend.spell is not None:
+                assert o["pending"][pend.spell] == 1.0
                 seen.add("spell")
     assert seen >= {"statue", "spell"}
 

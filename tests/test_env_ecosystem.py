@@ -21,7 +21,7 @@ import mk_env
 from mk_env.env import FlattenObservation, observation_slices
 from mk_env.env.masks import random_legal_action
 from mk_env.rules import IllegalActionError
-from mk_env.rules.turn import ActionTypeError
+from mk_env.rules.errors import ActionTypeError
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 STYLES = ("dict", "flat", "rllib")

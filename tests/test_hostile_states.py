@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from mk_env.rules import Game, StateError
-from mk_env.rules.phases import BRIBE, DIG_MINERAL
+from mk_env.rules.vocabulary import Phase
 from rules_helpers import play_random
 
 
@@ -71,9 +71,9 @@ CORRUPT: list[tuple[str, Callable[[dict], None], str]] = [
     ("unknown field", _set("colour", "red"), r"saved state has unknown fields: colour"),
     ("draft hands for 2 seats", _set("draft_hand", [[], []]), r"field 'draft_hand' has 2 lists, expected 3"),
     ("unknown pending key", _set("pending", {"foo": 1}), r"field 'pending' has unknown key 'foo'"),
-    ("phase without its pending", _set("phase", BRIBE),
+    ("phase without its pending", _set("phase", Phase.BRIBE),
      r"field 'pending' lacks horde, smoot, bribes, which phase bribe needs"),
-    ("a spell's dig without the spell", lambda d: d.update(phase=DIG_MINERAL, pending={"dig": 0, "return": "spell"}),
+    ("a spell's dig without the spell", lambda d: d.update(phase=Phase.DIG_MINERAL, pending={"dig": 0, "return": "spell"}),
      r"field 'pending' lacks spell, which phase dig_mineral needs"),
     # out-of-range indices (would crash later)
     ("negative count", _at("supply", (2,), -3), r"field 'supply' holds -3 at \[2\]; allowed: 0\.\.32767"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mk_env.rules import IllegalActionError, turn
+from mk_env.rules import IllegalActionError, Phase, turn
 from mk_env.rules import economy as eco
 from mk_env.rules.content import CART, COIN, HAMMER, HEARTSTONE, IRON, RUNE, STONE, TOKEN_KINDS
 from rules_helpers import (act, blocks, empty_handed, give, hold, place_tunnel, placement,
@@ -210,7 +210,7 @@ def test_spell_example_earth_ritual(game, st):
     # a third rune disintegrates it after the effect: runes back, card to the bottom, a new one drawn
     other = st.clone()
     other.spell_cast = False
-    other.phase = turn.STEP1
+    other.phase = Phase.STEP1
     give(other, 0, rune=1)
     other.invalidate_caches()
     deck_top = other.spell_deck[0]
@@ -223,7 +223,7 @@ def test_spell_example_earth_ritual(game, st):
 
 def _to_step3(st) -> None:
     """Skip to step 3 of player 0's turn (as if step 2 were done)."""
-    st.phase = turn.STEP3
+    st.phase = Phase.STEP3
     st.invalidate_caches()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mk_env.rules import Game, IllegalActionError, turn
+from mk_env.rules import Game, IllegalActionError, Phase, turn
 from mk_env.rules import economy as eco
 from mk_env.rules.actions import HORDE_ROW
 from mk_env.rules.content import CART, COIN, IRON, STONE
@@ -265,7 +265,7 @@ def test_statues_move_only_with_carts_of_their_clan_or_wild(game, st):
     st.statue[game.geo.sq(0, 5)] = 1  # an Ice statue on the gate
     st.tokens[0, 0, 7] = 1  # a Fire cart
     st.supply[CART] -= 1
-    st.phase = turn.STEP4
+    st.phase = Phase.STEP4
     st.invalidate_caches()
     assert "select_statue" not in blocks(st)
     give(st, 0, cart=1)

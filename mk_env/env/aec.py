@@ -13,7 +13,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from mk_env.rules import Game, GameState, IllegalActionError
-from mk_env.rules.turn import ActionTypeError, action_number
+from mk_env.rules.errors import ActionTypeError, action_number
 
 from .env_doc import PAGE
 from .observation import Observer

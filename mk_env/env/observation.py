@@ -35,6 +35,7 @@ _DIRECTIONS = ("up", "right", "down", "left")  # the order of BoardGeometry.neig
 #: troll card categories of the card features: starters, then the troll clans
 _CARD_CLANS = ("starter",) + TROLL_CLANS
 _TURN_CAP = 200  # the turn counter is encoded as min(turn, _TURN_CAP) / _TURN_CAP
+_SPELL_STATUE = PHASE_NAMES.index("spell_statue")  # a statue move that returns to a spell
 
 
 @dataclass(frozen=True)
@@ -512,13 +513,13 @@ class Observer:
         b = board.reshape(len(self.channels), hw)
         pend = st.pending
         if pend:
-            if "dig" in pend:
-                cells = self.dig_cells[pend["dig"]]
+            if pend.dig is not None:
+                cells = self.dig_cells[pend.dig]
                 b[ch["pending_dig"], cells[cells < hw]] = 1.0  # without the sentinel padding
-            if "statue" in pend:
-                b[ch["pending_statue"], pend["statue"]] = 1.0
-            if pend.get("sites"):
-                b[ch["pending_sites"], self.site_squares[list(pend["sites"])]] = 1.0
+            if pend.statue_square is not None:
+                b[ch["pending_statue"], pend.statue_square] = 1.0
+            if pend.sites_left:
+                b[ch["pending_sites"], self.site_squares[list(pend.sites_left)]] = 1.0
         if st.active_site >= 0:
             b[ch["active_workshop"], self.site_squares[st.active_site]] = 1.0
         if st.used_sites:
@@ -601,26 +602,26 @@ class Observer:
         if not pend:
             return
         k = 0
-        if "spell" in pend:
-            out[k + pend["spell"]] = 1.0
+        if pend.spell is not None:
+            out[k + pend.spell] = 1.0
         k += self.spellbook_size
-        if "smoot" in pend:
-            out[k + pend["smoot"]] = 1.0
+        if pend.smoot_slot is not None:
+            out[k + pend.smoot_slot] = 1.0
         k += N_SMOOT
-        if "horde" in pend:
-            out[k + pend["horde"]] = 1.0
+        if pend.horde_slot is not None:
+            out[k + pend.horde_slot] = 1.0
         k += N_HORDE
-        out[k] = len(pend.get("bribes", ())) / self.max_bribes
+        out[k] = len(pend.bribes_owed or ()) / self.max_bribes
         k += 1
-        if "card" in pend:
-            out[k:k + self.card_features.shape[1]] = self.card_features[pend["card"]]
+        if pend.recruit_card is not None:
+            out[k:k + self.card_features.shape[1]] = self.card_features[pend.recruit_card]
         k += self.card_features.shape[1]
-        if "dig" in pend:
-            out[k + self.dig_piece[pend["dig"]]] = 1.0
+        if pend.dig is not None:
+            out[k + self.dig_piece[pend.dig]] = 1.0
         k += self.n_tunnels
-        out[k] = pend.get("return") == "spell"
-        out[k + 1] = pend.get("back") == PHASE_NAMES.index("spell_statue")
-        out[k + 2] = len(pend.get("sites", ())) / self.max_sites
+        out[k] = pend.dig_for_spell is True
+        out[k + 1] = pend.statue_from_phase == _SPELL_STATUE
+        out[k + 2] = len(pend.sites_left or ()) / self.max_sites
 
     def _draft(self, st: GameState, player: int, out: np.ndarray) -> None:
         """Fill ``out`` (zeros on entry) with my starter hand and my unseen starters."""

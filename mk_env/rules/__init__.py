@@ -9,10 +9,11 @@ from .game import ConfigError, Game, StateError
 from .pack import PackError, load_pack
 from .scoring import CATEGORIES
 from .state import GameState
-from .turn import PHASE_NAMES, IllegalActionError, StalledGameError
+from .errors import ActionTypeError, IllegalActionError, StalledGameError, action_number
+from .vocabulary import PHASE_NAMES, Block, Pending, Phase, SquareKind
 
 __all__ = [
-    "CATEGORIES", "CLANS", "MINERALS", "PHASE_NAMES", "RESOURCES", "TOKEN_KINDS", "ConfigError",
-    "ContentPack", "Game", "GameState", "IllegalActionError", "PackError", "StalledGameError", "StateError",
-    "load_pack",
+    "CATEGORIES", "CLANS", "MINERALS", "PHASE_NAMES", "RESOURCES", "TOKEN_KINDS", "ActionTypeError", "Block",
+    "ConfigError", "ContentPack", "Game", "GameState", "IllegalActionError", "PackError", "Pending", "Phase",
+    "SquareKind", "StalledGameError", "StateError", "action_number", "load_pack",
 ]

@@ -9,8 +9,11 @@ import numpy as np
 
 from . import economy as eco
 from .content import HAMMER, N_CLANS
-from .phases import EMPTY
 from .state import GameState
+from .vocabulary import EMPTY, SquareKind
+
+# square kinds as plain ints: numpy compares an array with an IntEnum member five times slower
+EMPTY_SQUARE, TUNNEL = int(SquareKind.EMPTY), int(SquareKind.TUNNEL)
 
 
 def recompute_networks(st: GameState) -> None:
@@ -18,7 +21,7 @@ def recompute_networks(st: GameState) -> None:
     nobody until reconnected)."""
     nb = st.game.geo.neighbour_lists
     st.reach[:] = False
-    occupied = (st.kind > 0).tolist()
+    occupied = (st.kind > EMPTY_SQUARE).tolist()
     for p, gate in enumerate(st.gate_sq.tolist()):
         if gate < 0:
             continue
@@ -61,7 +64,7 @@ def dig_geometry(st: GameState, p: int) -> np.ndarray:
         table = geo.tunnel_placements
         cand = geo.tunnels_beside.lookup(st.reach[p].nonzero()[0])
         if len(cand):
-            free = st.kind == 0
+            free = st.kind == EMPTY_SQUARE
             cand = cand[free[table.cells[cand]].all(axis=1)]
             opp = opponent_network(st, p)
             cand = cand[~opp[table.nbrs[cand]].any(axis=1)]
@@ -95,7 +98,7 @@ def legal_halls(st: GameState, p: int) -> np.ndarray:
     """Great hall placements over tunnels of p's own network only, gap-free, hall still in supply."""
     def compute() -> np.ndarray:
         geo = st.game.geo
-        tunnels = (st.kind == 2) & st.reach[p]
+        tunnels = (st.kind == TUNNEL) & st.reach[p]
         sqs = tunnels.nonzero()[0]
         if len(sqs) == 0:
             return EMPTY
@@ -165,8 +168,9 @@ def workshop_touch(st: GameState, p: int) -> tuple[np.ndarray, np.ndarray]:
     return board_memo(st, "workshops", p, compute)
 
 
-def place_tile(st: GameState, cells, kind: int, shape: int) -> None:
-    st.kind[cells] = kind
+def place_tile(st: GameState, cells, kind: SquareKind, shape: int) -> None:
+    """Lay a new tile of ``kind`` (tunnel ``shape``, -1 for gates and halls) on ``cells``."""
+    st.kind[cells] = int(kind)
     st.tile[cells] = st.next_tile
     st.region[cells] = st.next_region
     st.tile_shape = st.tile_shape + [shape]
@@ -179,7 +183,7 @@ def place_tile(st: GameState, cells, kind: int, shape: int) -> None:
 def split_protrusions(st: GameState, tile_id: int) -> None:
     """Each connected part of a tunnel left uncovered by a hall becomes a tunnel of its own."""
     nb = st.game.geo.neighbour_lists
-    rest = set(((st.tile == tile_id) & (st.kind == 2)).nonzero()[0].tolist())
+    rest = set(((st.tile == tile_id) & (st.kind == TUNNEL)).nonzero()[0].tolist())
     while rest:
         start = rest.pop()
         part, todo = [start], deque([start])

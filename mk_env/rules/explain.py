@@ -6,8 +6,8 @@ from . import economy as eco
 from .board import opponent_network
 from .content import COIN, HAMMER, MINERALS, RESOURCES, RUNE
 from .legal import bribes_needed, legal_actions, open_smoot_slots
-from .phases import PHASE_NAMES
 from .state import GameState
+from .vocabulary import PHASE_NAMES, Block
 
 
 def explain_illegal(st: GameState, a: int) -> str:
@@ -28,10 +28,10 @@ def explain_illegal(st: GameState, a: int) -> str:
             f"{', '.join(allowed_blocks)}, e.g. {examples}{more}")
 
 
-def _reason(st: GameState, p: int, block: str, arg: int) -> str:
+def _reason(st: GameState, p: int, block: Block, arg: int) -> str:
     game = st.game
     have = eco.owned(st, p)
-    if block == "dig":
+    if block == Block.DIG:
         table = game.geo.tunnel_placements
         piece, size = int(table.piece[arg]), int(table.size[arg])
         cells = table.cells[arg, :size]
@@ -46,7 +46,7 @@ def _reason(st: GameState, p: int, block: str, arg: int) -> str:
         if have[:3].max() < size:
             return f"it costs {size} minerals of one kind and you own {dict(zip(MINERALS, have[:3].tolist()))}"
         return f"it covers {int(table.rubble[arg])} rubble and you own {int(have[HAMMER])} hammers"
-    if block == "recruit":
+    if block == Block.RECRUIT:
         h, t = game.layout.recruit_args(arg)
         if int((st.smoot[p] >= 0).sum()) >= game.max_trolls:
             return f"your trollsmoot already has {game.max_trolls} trolls: you must dig"
@@ -56,17 +56,17 @@ def _reason(st: GameState, p: int, block: str, arg: int) -> str:
             return f"horde slot {h} is empty"
         need = len(bribes_needed(st, h))
         return f"it needs {need} bribes and you own {int(have[COIN])} coins"
-    if block == "hall":
+    if block == Block.HALL:
         hall = int(game.geo.hall_placements.piece[arg])
         if st.hall_altar[hall] >= 0:
             return f"{game.pack.great_halls[hall].name} is already dedicated"
         return "a great hall must cover only tunnels of your own network, exactly and without gaps"
-    if block == "trade":
+    if block == Block.TRADE:
         give, gain = game.layout.trade_args(arg)
         if st.supply[gain] <= 0:
             return f"the supply has no {RESOURCES[gain]} left"
         return f"you own {dict(zip(RESOURCES, have.tolist()))}"
-    if block == "cast":
+    if block == Block.CAST:
         if st.spell_cast:
             return "you already cast a spell this turn"
         if have[RUNE] < 1:
@@ -74,16 +74,16 @@ def _reason(st: GameState, p: int, block: str, arg: int) -> str:
         if st.spellbook[arg] < 0:
             return "that spellbook position is empty"
         return "the spell's effect cannot be carried out now"
-    if block == "activate_workshop":
+    if block == Block.ACTIVATE_WORKSHOP:
         if st.workshop[arg] < 0:
             return "no workshop is established on that site"
         if arg in st.used_sites or st.workshops_left <= 0:
             return "you already activated a workshop this turn"
         return "your network does not touch any entrance of that workshop"
-    if block == "select_statue":
+    if block == Block.SELECT_STATUE:
         return "there is no statue of your network there that can move now"
-    if block == "move_statue":
+    if block == Block.MOVE_STATUE:
         return "that square is not a free square of the statue's tunnel or of an adjacent tunnel of your network"
-    if block == "pedestal":
+    if block == Block.PEDESTAL:
         return "that pedestal is not available (none of that clan, or its clan already has a pedestal on this tier)"
     return "it is not legal in this state"

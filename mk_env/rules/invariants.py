@@ -29,13 +29,12 @@ import numpy as np
 
 from .actions import HORDE_ROW, N_HORDE, SMOOT_SUPPORT, TROLLSMOOT_ROWS
 from .content import CART, CLAN_CART0, CLANS, MINERALS, N_RESOURCES, RESOURCES, RUNE
-from .phases import DRAFT as DRAFT_PHASE
-from .phases import GATE as GATE_PHASE
 from .scoring import CATEGORIES
 from .state import GameState
+from .vocabulary import Phase, SquareKind
 
-#: kinds of board squares (``state.kind``)
-EMPTY, GATE, TUNNEL, GREAT_HALL = 0, 1, 2, 3
+#: kinds of board squares (``state.kind``), as plain ints for numpy
+EMPTY, GATE, TUNNEL, GREAT_HALL = (int(k) for k in SquareKind)
 #: phases in the middle of a recruit: bribes are on the horde but trolls have not retired yet
 _MID_RECRUIT = ("bribe", "recruit_pedestal")
 #: count fields that are never negative
@@ -103,8 +102,8 @@ def _horde_cards(state: GameState) -> list[int]:
     cards = [c for deck in state.decks for c in deck]
     cards += [int(c) for c in state.horde if c >= 0]
     cards += [int(c) for c in state.smoot.reshape(-1) if c >= n0]
-    if "card" in state.pending:  # taken from the horde, not yet in the trollsmoot (recruit pedestal)
-        cards.append(int(state.pending["card"]))
+    if state.pending.recruit_card is not None:  # taken from the horde, not yet in the trollsmoot
+        cards.append(int(state.pending.recruit_card))
     return cards
 
 
@@ -387,7 +386,7 @@ def _check_draft(state: GameState) -> None:
     over the hands and decks are empty and every starting row is full."""
     game = state.game
     n0, row0 = game.n_starters, TROLLSMOOT_ROWS[0]
-    drafting = state.phase in (GATE_PHASE, DRAFT_PHASE)
+    drafting = state.phase in (Phase.GATE, Phase.DRAFT)
     for p in range(state.num_players):
         smoot = state.smoot[p].tolist()
         placed = [c for c in smoot[:row0] if c >= 0]
@@ -443,7 +442,7 @@ def _check_spells(state: GameState) -> None:
     if ((state.spellbook < 0) & (state.spell_runes > 0)).any():
         _fail("spells", f"runes on an empty spellbook position: {state.spell_runes.tolist()}")
     limit = game.runes_to_disintegrate
-    casting = state.pending.get("spell", -1)
+    casting = -1 if state.pending.spell is None else state.pending.spell
     for i, runes in enumerate(state.spell_runes):
         if runes > limit or (runes == limit and i != casting):
             _fail("spells", f"spellbook position {i} holds {int(runes)} runes (disintegrates at {limit})")

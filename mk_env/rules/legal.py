@@ -8,10 +8,17 @@ from . import economy as eco
 from .actions import HORDE_BENEATH, HORDE_ROW, N_HORDE, N_SMOOT, RECRUIT_SLOTS, SMOOT_SUPPORT, TROLLSMOOT_ROWS
 from .board import legal_digs, legal_halls, movable_statues, statue_destinations, workshop_touch
 from .content import CART, COIN, N_CLANS, N_RESOURCES, RUNE
-from .phases import (BRIBE, DIG_MINERAL, DIG_PEDESTAL, DIG_WORKSHOP, DRAFT, EMPTY, GAME_OVER, GATE, PASS_PHASES,
-                     RECRUIT_PEDESTAL, SPELL_DIG, SPELL_HORDE, SPELL_OPTION, SPELL_PEDESTAL, SPELL_SMOOT,
-                     SPELL_STATUE, STATUE_DEST, STEP1, STEP2, STEP3, STEP4, TRADE_PHASES, WORKSHOP)
 from .state import GameState
+from .vocabulary import EMPTY, PASS_PHASES, TRADE_PHASES, Block, Phase
+
+# the phases compared on every step, bound once (a global is cheaper than ``Phase.STEP1``)
+(GATE, DRAFT, STEP1, WORKSHOP, SPELL_OPTION, SPELL_SMOOT, SPELL_HORDE, SPELL_PEDESTAL, SPELL_DIG, SPELL_STATUE,
+ STEP2, BRIBE, RECRUIT_PEDESTAL, DIG_MINERAL, DIG_PEDESTAL, DIG_WORKSHOP, STEP3, STEP4, STATUE_DEST,
+ GAME_OVER) = Phase
+# the blocks whose offsets step 1-4 read on every step, bound once
+RECRUIT, DIG, HALL, SELECT_STATUE, WORKSHOP_USE, CAST, ACTIVATE_WORKSHOP = (
+    Block.RECRUIT, Block.DIG, Block.HALL, Block.SELECT_STATUE, Block.WORKSHOP_USE, Block.CAST,
+    Block.ACTIVATE_WORKSHOP)
 
 
 def legal_actions(st: GameState) -> np.ndarray:
@@ -23,7 +30,7 @@ def legal_actions(st: GameState) -> np.ndarray:
     return out
 
 
-def _block(st: GameState, name: str, args) -> np.ndarray:
+def _block(st: GameState, name: Block, args) -> np.ndarray:
     return np.asarray(args, dtype=np.int64) + st.game.layout.offset[name]
 
 
@@ -48,16 +55,16 @@ def _legal(st: GameState, have: np.ndarray | None = None) -> np.ndarray:
         digs = legal_digs(st, p, have)
         if len(rec) == 0 and len(digs) == 0:
             small = [0]
-        o = off["recruit"]
-        pieces = [small, trades, [o + r for r in rec], digs + off["dig"] if len(digs) else ()]
+        o = off[RECRUIT]
+        pieces = [small, trades, [o + r for r in rec], digs + off[DIG] if len(digs) else ()]
     elif ph == STEP3:
         halls = legal_halls(st, p)
-        pieces = [small, trades, halls + off["hall"] if len(halls) else ()]
+        pieces = [small, trades, halls + off[HALL] if len(halls) else ()]
     elif ph == STEP4:
-        o = off["select_statue"]
+        o = off[SELECT_STATUE]
         pieces = [small, trades, [o + s for s in movable_statues(st, p, free=False)]]
     elif ph == WORKSHOP:
-        o = off["workshop_use"]
+        o = off[WORKSHOP_USE]
         pieces = [small + [o + j for j in _legal_conversions(st, p, have)], trades]
     else:
         pieces = [small, _block(st, *_other_block(st, ph, p))]
@@ -70,12 +77,12 @@ def _step1_actions(st: GameState, p: int, have: np.ndarray) -> list[int]:
     off = st.game.layout.offset
     out: list[int] = []
     if not st.spell_cast and have[RUNE] >= 1:
-        o = off["cast"]
+        o = off[CAST]
         out += [o + i for i in range(len(st.spellbook)) if st.spellbook[i] >= 0 and _castable(st, p, i)]
     if st.workshops_left > 0:
         touch = workshop_touch(st, p)[0] & (st.workshop >= 0)
         touch[st.used_sites] = False
-        o = off["activate_workshop"]
+        o = off[ACTIVATE_WORKSHOP]
         out += [o + i for i in touch.nonzero()[0].tolist()]
     return out
 
@@ -133,38 +140,38 @@ def any_trade(st: GameState, have: np.ndarray) -> bool:
     return sum(have.tolist()) >= st.game.trade_rate and bool(st.supply.any())
 
 
-def _other_block(st: GameState, ph: int, p: int) -> tuple[str, object]:
+def _other_block(st: GameState, ph: int, p: int) -> tuple[Block, object]:
     """The one block of legal actions of a phase without trades (besides pass): its name and args."""
     game = st.game
     if ph == GATE:
-        return "gate", _legal_gates(st)
+        return Block.GATE, _legal_gates(st)
     if ph == DRAFT:
         free_slots = [s for s in range(TROLLSMOOT_ROWS[0]) if st.smoot[p, s] < 0]
-        return "draft", sorted({t * TROLLSMOOT_ROWS[0] + s for t in st.draft_hand[p] for s in free_slots})
+        return Block.DRAFT, sorted({t * TROLLSMOOT_ROWS[0] + s for t in st.draft_hand[p] for s in free_slots})
     if ph == SPELL_DIG:
-        return "dig", legal_digs(st, p)
+        return Block.DIG, legal_digs(st, p)
     if ph == SPELL_STATUE:
-        return "select_statue", movable_statues(st, p, free=True)
+        return Block.SELECT_STATUE, movable_statues(st, p, free=True)
     if ph == STATUE_DEST:
-        return "move_statue", statue_destinations(st, p, st.pending["statue"])
+        return Block.MOVE_STATUE, statue_destinations(st, p, st.pending.statue_square)
     if ph == SPELL_OPTION:
-        spell = game.pack.spells[st.spellbook[st.pending["spell"]]]
-        return "spell_option", range(len(spell.params["options"]))
+        spell = game.pack.spells[st.spellbook[st.pending.spell]]
+        return Block.SPELL_OPTION, range(len(spell.params["options"]))
     if ph == SPELL_SMOOT:
-        return "smoot_slot", _spell_smoot_slots(st, p)
+        return Block.SMOOT_SLOT, _spell_smoot_slots(st, p)
     if ph == SPELL_HORDE:
-        return "horde_slot", _spell_horde_slots(st)
+        return Block.HORDE_SLOT, _spell_horde_slots(st)
     if ph in (SPELL_PEDESTAL, RECRUIT_PEDESTAL):
-        return "pedestal", (st.bag > 0).nonzero()[0]
+        return Block.PEDESTAL, (st.bag > 0).nonzero()[0]
     if ph == BRIBE:
-        return "bribe", (eco.owned(st, p) > 0).nonzero()[0]
+        return Block.BRIBE, (eco.owned(st, p) > 0).nonzero()[0]
     if ph == DIG_MINERAL:
-        size = int(game.geo.tunnel_placements.size[st.pending["dig"]])
-        return "mineral", (eco.owned(st, p)[:3] >= size).nonzero()[0]
+        size = int(game.geo.tunnel_placements.size[st.pending.dig])
+        return Block.MINERAL, (eco.owned(st, p)[:3] >= size).nonzero()[0]
     if ph == DIG_PEDESTAL:
-        return "pedestal", legal_pedestal_clans(st, p)
+        return Block.PEDESTAL, legal_pedestal_clans(st, p)
     if ph == DIG_WORKSHOP:
-        return "establish", (st.workshop_supply > 0).nonzero()[0]
+        return Block.ESTABLISH, (st.workshop_supply > 0).nonzero()[0]
     raise AssertionError(f"phase {ph} has no legal-action rule")
 
 
@@ -288,7 +295,7 @@ def _legal_recruits(st: GameState, p: int, have: np.ndarray | None = None) -> li
 
 
 def legal_pedestal_clans(st: GameState, p: int) -> list[int]:
-    anchor = int(st.game.geo.tunnel_placements.anchor[st.pending["dig"]])
+    anchor = int(st.game.geo.tunnel_placements.anchor[st.pending.dig])
     tier = int(st.game.geo.tier[anchor]) - 1
     s = st.game.storage_of[p]
     return [c for c in range(N_CLANS) if st.storage_pedestals[s, c] > 0 and st.track_taken[tier, c] < 0]
@@ -312,7 +319,7 @@ def _castable(st: GameState, p: int, i: int) -> bool:
 
 
 def spell_effect(st: GameState) -> str:
-    return st.game.pack.spells[st.spellbook[st.pending["spell"]]].effect
+    return st.game.pack.spells[st.spellbook[st.pending.spell]].effect
 
 
 def _spell_smoot_slots(st: GameState, p: int, effect: str | None = None) -> list[int]:

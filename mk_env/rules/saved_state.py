@@ -25,9 +25,8 @@ from .actions import N_HORDE, N_SMOOT, TROLLSMOOT_ROWS
 from .content import N_CLANS, N_RESOURCES
 from .invariants import InvariantError, check_invariants
 from .pack import short_repr
-from .phases import (BRIBE, DIG_MINERAL, DIG_PEDESTAL, DIG_WORKSHOP, PHASE_NAMES, RECRUIT_PEDESTAL, SPELL_DIG,
-                     SPELL_HORDE, SPELL_OPTION, SPELL_PEDESTAL, SPELL_SMOOT, SPELL_STATUE, STATUE_DEST)
 from .state import ARRAY_FIELDS, FORMAT_VERSION, SCALAR_FIELDS, GameState
+from .vocabulary import PHASE_NAMES, Pending, Phase, pending_from_save
 
 if TYPE_CHECKING:
     from .game import Game
@@ -39,10 +38,11 @@ _FIELDS = frozenset(_FIELD_ORDER)
 _BIG = 2**31 - 1
 #: keys of ``pending`` each phase needs (the recruit, the dig, the spell or the statue move under way)
 _PENDING_NEEDED: dict[int, tuple[str, ...]] = {
-    SPELL_OPTION: ("spell",), SPELL_SMOOT: ("spell",), SPELL_HORDE: ("spell",), SPELL_PEDESTAL: ("spell",),
-    SPELL_DIG: ("spell",), SPELL_STATUE: ("spell",), BRIBE: ("horde", "smoot", "bribes"),
-    RECRUIT_PEDESTAL: ("horde", "smoot", "bribes", "card"), DIG_MINERAL: ("dig", "return"),
-    DIG_PEDESTAL: ("dig", "return"), DIG_WORKSHOP: ("dig", "return", "sites"), STATUE_DEST: ("statue", "back"),
+    Phase.SPELL_OPTION: ("spell",), Phase.SPELL_SMOOT: ("spell",), Phase.SPELL_HORDE: ("spell",),
+    Phase.SPELL_PEDESTAL: ("spell",), Phase.SPELL_DIG: ("spell",), Phase.SPELL_STATUE: ("spell",),
+    Phase.BRIBE: ("horde", "smoot", "bribes"), Phase.RECRUIT_PEDESTAL: ("horde", "smoot", "bribes", "card"),
+    Phase.DIG_MINERAL: ("dig", "return"), Phase.DIG_PEDESTAL: ("dig", "return"),
+    Phase.DIG_WORKSHOP: ("dig", "return", "sites"), Phase.STATUE_DEST: ("statue", "back"),
 }
 
 
@@ -222,9 +222,9 @@ def _int(value: Any, name: str, lo: int, hi: int) -> int:
     return value
 
 
-def _pending(game: Game, value: Any, phase: int) -> dict:
-    """``pending``: the decision under way; only known keys, each of its type and range, those the phase
-    needs present. Lists become tuples (as the engine keeps them)."""
+def _pending(game: Game, value: Any, phase: int) -> Pending:
+    """``pending``: the decision under way, in the save's dict form (:func:`mk_env.rules.vocabulary.pending_to_save`);
+    only known keys, each of its type and range, those the phase needs present."""
     if type(value) is not dict:
         raise StateError(f"saved state field 'pending' should be dict, got {type(value).__name__}")
     geo = game.geo
@@ -247,13 +247,13 @@ def _pending(game: Game, value: Any, phase: int) -> dict:
         x = _scalar(f"pending.{key}", v, specs[key])
         out[key] = tuple(x) if isinstance(x, list) else x
     needed = list(_PENDING_NEEDED.get(phase, ()))
-    if out.get("return") == "spell" or out.get("back") == SPELL_STATUE:  # a dig or statue move of a spell
+    if out.get("return") == "spell" or out.get("back") == Phase.SPELL_STATUE:  # a dig or statue move of a spell
         needed.append("spell")
     missing = [k for k in needed if k not in out]
     if missing:
         raise StateError(f"saved state field 'pending' lacks {', '.join(missing)}, which phase "
                          f"{PHASE_NAMES[phase]} needs")
-    return out
+    return pending_from_save(out)
 
 
 def _rng_state(value: Any) -> dict:

@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import economy as eco
+from .vocabulary import SquareKind
+
+_GREAT_HALL = int(SquareKind.GREAT_HALL)  # numpy compares a plain int faster than an IntEnum member
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -41,7 +44,7 @@ def statue_honour(st: GameState, net: np.ndarray) -> int:
     pack = st.game.pack
     tier = st.game.geo.tier
     best: dict[int, int] = {}
-    for sq in ((st.statue[:-1] >= 0) & net[:-1] & (st.kind[:-1] != 3)).nonzero()[0].tolist():
+    for sq in ((st.statue[:-1] >= 0) & net[:-1] & (st.kind[:-1] != _GREAT_HALL)).nonzero()[0].tolist():
         clan = int(st.statue[sq])
         value = pack.statue_values[int(tier[sq]) - 1]
         if st.pedestal[sq] == clan:

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .vocabulary import NO_PENDING, pending_to_save
+
 if TYPE_CHECKING:
     from .game import Game
 
@@ -58,7 +60,7 @@ ARRAY_FIELDS: dict[str, Any] = {
 SCALAR_FIELDS: dict[str, Any] = {
     "phase": 0, "current": 0, "turn": 0, "board_version": 0, "next_tile": 0, "next_region": 0,
     "spell_cast": False, "workshops_left": 1, "used_sites": [], "active_site": -1, "uses_left": 0,
-    "bribe_any": False, "ignore_rubble": False, "free_moves": 0, "pending": {},
+    "bribe_any": False, "ignore_rubble": False, "free_moves": 0, "pending": NO_PENDING,
     "final_turns_left": -1, "coronation_left": [], "decks": [[], [], []], "deck_unseen": [0, 0, 0],
     "spell_deck": [], "spell_unseen": 0, "draft_deck": [], "draft_hand": [], "draft_placed": [],
     "tile_shape": [], "history": [],
@@ -167,7 +169,7 @@ class GameState:
         other.active_site, other.uses_left = self.active_site, self.uses_left
         other.bribe_any, other.ignore_rubble, other.free_moves = (
             self.bribe_any, self.ignore_rubble, self.free_moves)
-        other.pending = dict(self.pending)
+        other.pending = self.pending  # immutable
         other.final_turns_left = self.final_turns_left
         other.coronation_left = list(self.coronation_left)
         other.decks = [list(d) for d in self.decks]
@@ -196,6 +198,7 @@ class GameState:
             data[name] = getattr(self, name).tolist()
         for name in SCALAR_FIELDS:
             data[name] = _jsonable(getattr(self, name))
+        data["pending"] = pending_to_save(self.pending)
         return data
 
     def to_json(self) -> str:

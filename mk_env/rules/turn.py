@@ -29,11 +29,14 @@ from .content import CART, CLAN_CART0, COIN, HAMMER, MINERALS, N_CLANS, N_RESOUR
 from .explain import explain_illegal
 from .hidden import determinize  # noqa: F401 (the engine surface: Game.rules.determinize)
 from .legal import bribes_needed, legal_actions, legal_pedestal_clans, pass_is_forced, spell_effect
-from .phases import *  # noqa: F401,F403 (phase constants are part of this module's surface)
-from .phases import (BRIBE, DIG_MINERAL, DIG_PEDESTAL, DIG_WORKSHOP, DRAFT, GAME_OVER, GATE, PHASE_NAMES,
-                     RECRUIT_PEDESTAL, SPELL_DIG, SPELL_HORDE, SPELL_OPTION, SPELL_PEDESTAL, SPELL_SMOOT,
-                     SPELL_STATUE, STATUE_DEST, STEP1, STEP2, STEP3, STEP4, WORKSHOP, IllegalActionError)
+from .errors import IllegalActionError, StalledGameError, action_number
 from .state import GameState
+from .vocabulary import NO_PENDING, PHASE_NAMES, Block, Pending, Phase, SquareKind
+
+# the phases compared on every step, bound once (a global is cheaper than ``Phase.STEP1``)
+(GATE, DRAFT, STEP1, WORKSHOP, SPELL_OPTION, SPELL_SMOOT, SPELL_HORDE, SPELL_PEDESTAL, SPELL_DIG, SPELL_STATUE,
+ STEP2, BRIBE, RECRUIT_PEDESTAL, DIG_MINERAL, DIG_PEDESTAL, DIG_WORKSHOP, STEP3, STEP4, STATUE_DEST,
+ GAME_OVER) = Phase
 
 
 # ================================================================================================
@@ -125,7 +128,7 @@ def setup(game, rng: np.random.Generator) -> GameState:
     st.board_version = st.next_tile = st.next_region = 0
     st.tile_shape = []
     st.history = []
-    st.pending = {}
+    st.pending = NO_PENDING
     st.final_turns_left = -1
     _reset_turn(st)
     return st
@@ -140,7 +143,7 @@ def _reset_turn(st: GameState) -> None:
     st.bribe_any = False
     st.ignore_rubble = False
     st.free_moves = 0
-    st.pending = {}
+    st.pending = NO_PENDING
 
 
 # ================================================================================================
@@ -198,28 +201,6 @@ def apply_action(st: GameState, action) -> None:
     _auto_advance(st)
 
 
-class ActionTypeError(IllegalActionError, TypeError):
-    """Not an action number at all (a float, a bool, a string, an array of another shape); both an
-    :class:`IllegalActionError` and a ``TypeError``."""
-
-
-def action_number(action: object, size: int | None = None) -> int:
-    """``action`` as a Python int. A Python int, a numpy integer and a 0-d integer array (what
-    Stable-Baselines3's ``model.predict`` returns) are the same action; anything else raises
-    :class:`ActionTypeError` naming its type and what is allowed (``size``: the action-space size)."""
-    if type(action) is int:
-        return action
-    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
-        return int(action)
-    if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
-        return int(action)
-    what = f"{type(action).__name__}" + (f" of shape {action.shape} and dtype {action.dtype}"
-                                         if isinstance(action, np.ndarray) else "")
-    space = "" if size is None else f" in 0..{size - 1}"
-    raise ActionTypeError(f"an action must be an integer action number{space} (a Python int, a numpy "
-                          f"integer or a 0-d integer array), got {action!r} of type {what}")
-
-
 def _as_action(st: GameState, action) -> int:
     a = action_number(action, st.game.layout.size)
     if st.phase == GAME_OVER:
@@ -227,12 +208,6 @@ def _as_action(st: GameState, action) -> int:
     if not 0 <= a < st.game.layout.size:
         raise IllegalActionError(f"action {a} is outside the action space 0..{st.game.layout.size - 1}")
     return a
-
-
-class StalledGameError(RuntimeError):
-    """The game cannot go on: a whole round of turns passed with only forced passes while the end is not
-    triggered, so the same round would repeat forever. A valid pack never gets here (the loader refuses
-    packs whose games cannot end); the error names the turn and the pack."""
 
 
 def _auto_advance(st: GameState) -> None:
@@ -291,7 +266,7 @@ def _on_pass(st: GameState, p: int, _arg: int) -> None:
 def _on_gate(st: GameState, p: int, k: int) -> None:
     sq = st.game.geo.start_points[k][0]
     st.gate_sq[p] = sq
-    place_tile(st, [sq], 1, -1)
+    place_tile(st, [sq], SquareKind.GATE, -1)
     if p + 1 < st.num_players:
         st.current = p + 1
     else:
@@ -341,7 +316,7 @@ def _on_cast(st: GameState, p: int, i: int) -> None:
     eco.pay(st, p, RUNE, 1, to_supply=False)
     st.spell_runes[i] += 1
     st.spell_cast = True
-    st.pending = {"spell": i}
+    st.pending = Pending(spell=i)
     spell = st.game.pack.spells[st.spellbook[i]]
     effect = spell.effect
     if effect == "gain_choice":
@@ -383,19 +358,19 @@ def _gain_bundle(st: GameState, p: int, bundle: dict) -> None:
 def _finish_spell(st: GameState) -> None:
     """After the effect: a third rune disintegrates the spell (runes to the supply, card to the
     bottom of the deck, a new one drawn into its place)."""
-    i = st.pending["spell"]
+    i = st.pending.spell
     if st.spell_runes[i] >= st.game.runes_to_disintegrate:
         st.supply[RUNE] += st.spell_runes[i]
         st.spell_runes[i] = 0
         st.spell_deck = st.spell_deck + [int(st.spellbook[i])]
         st.spellbook[i] = _draw_spell(st)
-    st.pending = {}
+    st.pending = NO_PENDING
     st.free_moves = 0
     st.phase = STEP1
 
 
 def _on_spell_option(st: GameState, p: int, k: int) -> None:
-    spell = st.game.pack.spells[st.spellbook[st.pending["spell"]]]
+    spell = st.game.pack.spells[st.spellbook[st.pending.spell]]
     _gain_bundle(st, p, spell.params["options"][k])
     _finish_spell(st)
 
@@ -403,10 +378,10 @@ def _on_spell_option(st: GameState, p: int, k: int) -> None:
 def _on_smoot_slot(st: GameState, p: int, slot: int) -> None:
     effect = spell_effect(st)
     if effect == "ascension":
-        st.pending = {**st.pending, "smoot": slot}
+        st.pending = st.pending._replace(smoot_slot=slot)
         st.phase = SPELL_HORDE
         return
-    spell = st.game.pack.spells[st.spellbook[st.pending["spell"]]]
+    spell = st.game.pack.spells[st.spellbook[st.pending.spell]]
     if spell.params.get("cascade"):
         eco.cascade(st, p, slot)
     else:
@@ -424,7 +399,7 @@ def _on_horde_slot(st: GameState, p: int, h: int) -> None:
     # Ceremony of Ascension: the Level-2 troll and what it holds are discarded (to the bottom of its
     # deck and the supply); the Level-3 troll takes its slot, without pedestal or activation, and its
     # bribes are discarded.
-    slot = st.pending["smoot"]
+    slot = st.pending.smoot_slot
     old = int(st.smoot[p, slot])
     st.decks[st.game.card_level[old] - 1].append(old)
     _return_troll_tokens(st, p, slot)
@@ -484,7 +459,7 @@ def _on_spell_pedestal_or_other(st: GameState, p: int, clan: int) -> None:
         return
     # DIG_PEDESTAL: place it on the new tunnel's anchor and take the track's point token
     geo = st.game.geo
-    anchor = int(geo.tunnel_placements.anchor[st.pending["dig"]])
+    anchor = int(geo.tunnel_placements.anchor[st.pending.dig])
     tier = int(geo.tier[anchor]) - 1
     st.pedestal[anchor] = clan
     st.storage_pedestals[s, clan] -= 1
@@ -498,7 +473,7 @@ def _on_spell_pedestal_or_other(st: GameState, p: int, clan: int) -> None:
 def _on_recruit(st: GameState, p: int, arg: int) -> None:
     h, t = st.game.layout.recruit_args(arg)
     targets = bribes_needed(st, h)
-    st.pending = {"horde": h, "smoot": t, "bribes": tuple(targets)}
+    st.pending = Pending(horde_slot=h, smoot_slot=t, bribes_owed=tuple(targets))
     if st.bribe_any and targets:
         st.phase = BRIBE
         return
@@ -509,10 +484,10 @@ def _on_recruit(st: GameState, p: int, arg: int) -> None:
 
 
 def _on_bribe(st: GameState, p: int, res: int) -> None:
-    targets = st.pending["bribes"]
+    targets = st.pending.bribes_owed
     eco.pay(st, p, res, 1, to_supply=False)
     st.horde_bribes[targets[0], res] += 1
-    st.pending = {**st.pending, "bribes": targets[1:]}
+    st.pending = st.pending._replace(bribes_owed=targets[1:])
     if len(targets) == 1:
         _take_troll(st, p)
 
@@ -520,9 +495,9 @@ def _on_bribe(st: GameState, p: int, res: int) -> None:
 def _take_troll(st: GameState, p: int) -> None:
     """Step two of recruiting: take the troll, its bribes and its pedestal (Level-2 row), or choose a
     pedestal from the bag (Level-3 row)."""
-    h = st.pending["horde"]
+    h = st.pending.horde_slot
     s = st.game.storage_of[p]
-    st.pending = {**st.pending, "card": int(st.horde[h])}
+    st.pending = st.pending._replace(recruit_card=int(st.horde[h]))
     st.horde[h] = -1
     st.storage[s] += st.horde_bribes[h]
     st.horde_bribes[h] = 0
@@ -543,7 +518,7 @@ def _take_troll(st: GameState, p: int) -> None:
 def _finish_recruit(st: GameState, p: int) -> None:
     """Refill the horde, retire trolls holding 4 bribes, then add the troll to the trollsmoot and
     trigger the cascade; a 10th troll takes a coronation token."""
-    h, t, card = st.pending["horde"], st.pending["smoot"], st.pending["card"]
+    h, t, card = st.pending.horde_slot, st.pending.smoot_slot, st.pending.recruit_card
     _refill(st, h)
     full = st.horde_bribes.sum(axis=1) >= st.game.retire_bribes  # refills bring no bribes
     for r in full.nonzero()[0].tolist():  # retiring trolls
@@ -561,15 +536,14 @@ def _finish_recruit(st: GameState, p: int) -> None:
         if not st.coronation_left:  # the coronation: finish the round, then 2 more turns each
             n = st.num_players
             st.final_turns_left = (n - 1 - p) + 2 * n
-    st.pending = {}
+    st.pending = NO_PENDING
     _enter_step3(st)
 
 
 # -- step 2: dig ------------------------------------------------------------------------------------
 def _on_dig(st: GameState, p: int, i: int) -> None:
     size = int(st.game.geo.tunnel_placements.size[i])
-    ret = "spell" if st.phase == SPELL_DIG else "step3"
-    st.pending = {**st.pending, "dig": i, "return": ret}
+    st.pending = st.pending._replace(dig=i, dig_for_spell=st.phase == SPELL_DIG)
     minerals = (eco.owned(st, p)[:3] >= size).nonzero()[0]
     if len(minerals) == 1:
         _dig(st, p, int(minerals[0]))
@@ -585,7 +559,7 @@ def _dig(st: GameState, p: int, mineral: int) -> None:
     """Pay, place the tunnel, score it, gain buried resources (statues are unearthed in place)."""
     game = st.game
     table = game.geo.tunnel_placements
-    i = st.pending["dig"]
+    i = st.pending.dig
     size = int(table.size[i])
     cells = table.cells[i, :size]
     piece = int(table.piece[i])
@@ -593,7 +567,7 @@ def _dig(st: GameState, p: int, mineral: int) -> None:
     if not st.ignore_rubble:
         eco.pay(st, p, HAMMER, int(table.rubble[i]))
     st.tunnel_supply[piece] -= 1
-    place_tile(st, cells, 2, piece)
+    place_tile(st, cells, SquareKind.TUNNEL, piece)
     st.honour[p] += game.pack.tunnel_honour[size][MINERALS[mineral]]
     for sq in cells.tolist():
         if st.buried[sq] >= 0:
@@ -607,8 +581,8 @@ def _dig(st: GameState, p: int, mineral: int) -> None:
 
 def _dig_workshops(st: GameState, p: int) -> None:
     table = st.game.geo.tunnel_placements
-    sites = tuple(s for s in table.sites[st.pending["dig"]] if st.workshop[s] < 0)
-    st.pending = {**st.pending, "sites": sites}
+    sites = tuple(s for s in table.sites[st.pending.dig] if st.workshop[s] < 0)
+    st.pending = st.pending._replace(sites_left=sites)
     if sites and st.workshop_supply.sum() > 0:
         st.phase = DIG_WORKSHOP
     else:
@@ -616,15 +590,15 @@ def _dig_workshops(st: GameState, p: int) -> None:
 
 
 def _on_establish(st: GameState, p: int, w: int) -> None:
-    site = st.pending["sites"][0]
+    site = st.pending.sites_left[0]
     st.workshop[site] = w
     st.workshop_supply[w] -= 1
     _next_site(st, p)
 
 
 def _next_site(st: GameState, p: int) -> None:
-    rest = st.pending["sites"][1:]
-    st.pending = {**st.pending, "sites": rest}
+    rest = st.pending.sites_left[1:]
+    st.pending = st.pending._replace(sites_left=rest)
     if rest and st.workshop_supply.sum() > 0:
         st.phase = DIG_WORKSHOP
     else:
@@ -632,11 +606,10 @@ def _next_site(st: GameState, p: int) -> None:
 
 
 def _end_dig(st: GameState) -> None:
-    ret = st.pending["return"]
-    if ret == "spell":
+    if st.pending.dig_for_spell:
         _finish_spell(st)
     else:
-        st.pending = {}
+        st.pending = NO_PENDING
         _enter_step3(st)
 
 
@@ -656,24 +629,24 @@ def _on_hall(st: GameState, p: int, i: int) -> None:
     st.pedestal[cells] = -1
     st.hall_at[cells] = hall
     st.hall_altar[hall] = table.anchor[i]
-    place_tile(st, cells, 3, -1)
+    place_tile(st, cells, SquareKind.GREAT_HALL, -1)
     for t in covered_tiles:
         split_protrusions(st, t)
     st.phase = STEP4
 
 
 def _on_select_statue(st: GameState, p: int, sq: int) -> None:
-    st.pending = {**st.pending, "statue": sq, "back": st.phase}
+    st.pending = st.pending._replace(statue_square=sq, statue_from_phase=st.phase)
     st.phase = STATUE_DEST
 
 
 def _on_move_statue(st: GameState, p: int, dest: int) -> None:
-    src = st.pending["statue"]
+    src = st.pending.statue_square
     clan = int(st.statue[src])
     st.statue[dest] = clan
     st.statue[src] = -1
-    back = st.pending["back"]
-    st.pending = {k: v for k, v in st.pending.items() if k not in ("statue", "back")}
+    back = st.pending.statue_from_phase
+    st.pending = st.pending._replace(statue_square=None, statue_from_phase=None)
     if back == SPELL_STATUE:
         st.free_moves -= 1
         if st.free_moves <= 0:
@@ -688,7 +661,7 @@ def _on_move_statue(st: GameState, p: int, dest: int) -> None:
 def _end_turn(st: GameState) -> None:
     if st.final_turns_left == 0:
         st.phase = GAME_OVER
-        st.pending = {}
+        st.pending = NO_PENDING
         return
     if st.final_turns_left > 0:
         st.final_turns_left -= 1
@@ -699,10 +672,11 @@ def _end_turn(st: GameState) -> None:
 
 
 HANDLERS = {
-    "pass": _on_pass, "gate": _on_gate, "draft": _on_draft, "cast": _on_cast,
-    "spell_option": _on_spell_option, "activate_workshop": _on_activate_workshop,
-    "workshop_use": _on_workshop_use, "trade": _on_trade, "recruit": _on_recruit, "bribe": _on_bribe,
-    "pedestal": _on_spell_pedestal_or_other, "dig": _on_dig, "mineral": _on_mineral,
-    "establish": _on_establish, "hall": _on_hall, "select_statue": _on_select_statue,
-    "move_statue": _on_move_statue, "smoot_slot": _on_smoot_slot, "horde_slot": _on_horde_slot,
+    Block.PASS: _on_pass, Block.GATE: _on_gate, Block.DRAFT: _on_draft, Block.CAST: _on_cast,
+    Block.SPELL_OPTION: _on_spell_option, Block.ACTIVATE_WORKSHOP: _on_activate_workshop,
+    Block.WORKSHOP_USE: _on_workshop_use, Block.TRADE: _on_trade, Block.RECRUIT: _on_recruit,
+    Block.BRIBE: _on_bribe, Block.PEDESTAL: _on_spell_pedestal_or_other, Block.DIG: _on_dig,
+    Block.MINERAL: _on_mineral, Block.ESTABLISH: _on_establish, Block.HALL: _on_hall,
+    Block.SELECT_STATUE: _on_select_statue, Block.MOVE_STATUE: _on_move_statue,
+    Block.SMOOT_SLOT: _on_smoot_slot, Block.HORDE_SLOT: _on_horde_slot,
 }

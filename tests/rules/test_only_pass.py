@@ -12,7 +12,9 @@ import pytest
 from mk_env.rules import Game, PHASE_NAMES
 from mk_env.rules import legal, turn
 from mk_env.rules.content import RESOURCES
-from mk_env.rules.phases import PASS_PHASES, STEP1, STEP2, STEP3, STEP4
+from mk_env.rules.vocabulary import PASS_PHASES, Phase
+
+STEP1, STEP2, STEP3, STEP4 = Phase.STEP1, Phase.STEP2, Phase.STEP3, Phase.STEP4
 
 
 def _pick(st, legal_now: np.ndarray, rng: np.random.Generator) -> int:
