@@ -71,13 +71,6 @@ def test_component_totals_match_the_pack(midgame: GameState) -> None:
 
 
 # ------------------------------------------------------------------------------ each check catches its fault
-def _broken(state: GameState, edit: Callable[[GameState], None]) -> GameState:
-    bad = state.clone()
-    edit(bad)
-    bad.invalidate_caches()
-    return bad
-
-
 def _first(state: GameState, mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask[:-1])[0])
 
