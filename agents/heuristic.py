@@ -15,14 +15,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from mk_env.rules import economy as eco
-from mk_env.rules import turn as T
+from mk_env.rules import queries as Q
 from mk_env.rules.actions import SMOOT_CONE
-from mk_env.rules.content import CART, COIN, MINERALS, N_RESOURCES
+from mk_env.rules.content import CART, COIN, MINERALS, N_RESOURCES, RESOURCES
 from mk_env.rules.state import GameState
 from mk_env.rules.view import PlayerView
+from mk_env.rules.vocabulary import Phase
 
 from .base import BaseAgent, no_argument
+
+# the phases the quick policy compares, bound once (a global is cheaper than ``Phase.STEP2``)
+(BRIBE, DIG_MINERAL, DIG_PEDESTAL, DIG_WORKSHOP, RECRUIT_PEDESTAL, SPELL_DIG, SPELL_HORDE, SPELL_OPTION,
+ SPELL_PEDESTAL, SPELL_SMOOT, SPELL_STATUE, STATUE_DEST, STEP2, STEP3, STEP4, WORKSHOP) = (
+    Phase.BRIBE, Phase.DIG_MINERAL, Phase.DIG_PEDESTAL, Phase.DIG_WORKSHOP, Phase.RECRUIT_PEDESTAL,
+    Phase.SPELL_DIG, Phase.SPELL_HORDE, Phase.SPELL_OPTION, Phase.SPELL_PEDESTAL, Phase.SPELL_SMOOT,
+    Phase.SPELL_STATUE, Phase.STATUE_DEST, Phase.STEP2, Phase.STEP3, Phase.STEP4, Phase.WORKSHOP)
 
 #: potential value of one resource owned (stone, iron, heartstone, coin, cart, hammer, rune)
 RESOURCE_VALUE = np.array([0.55, 0.7, 0.9, 0.45, 0.4, 0.5, 0.35])
@@ -36,9 +43,9 @@ STATUE_POTENTIAL = 0.35  # times the tier value of every unearthed statue in the
 BURIED_VALUE = 0.6  # per buried statue/resource beside the network
 
 #: sub-decisions the agent's own quick policy settles inside a lookahead
-SUB_PHASES = frozenset((T.BRIBE, T.RECRUIT_PEDESTAL, T.DIG_MINERAL, T.DIG_PEDESTAL, T.DIG_WORKSHOP,
-                        T.SPELL_OPTION, T.SPELL_SMOOT, T.SPELL_HORDE, T.SPELL_PEDESTAL, T.SPELL_DIG,
-                        T.SPELL_STATUE, T.STATUE_DEST, T.WORKSHOP))
+SUB_PHASES = frozenset((BRIBE, RECRUIT_PEDESTAL, DIG_MINERAL, DIG_PEDESTAL, DIG_WORKSHOP, SPELL_OPTION,
+                        SPELL_SMOOT, SPELL_HORDE, SPELL_PEDESTAL, SPELL_DIG, SPELL_STATUE, STATUE_DEST,
+                        WORKSHOP))
 #: establishing preference (the more useful conversions first)
 WORKSHOP_PREFERENCE = ("Metalworks", "Stonemill", "Stonegrinder", "Quartermaster", "Toolforge",
                        "Coinpress", "Cartwright", "Wheeljack", "Charmcrafter", "Pickforge",
@@ -55,14 +62,14 @@ def evaluate(st: GameState, p: int) -> float:
     total = float(st.score_breakdown(p)["total"])
     if st.is_terminal():
         return total
-    late = 0.25 if st.final_turns_left >= 0 else 1.0
+    late = 0.25 if Q.in_final_round(st) else 1.0
     return total + late * potential(st, p)
 
 
 def potential(st: GameState, p: int) -> float:
     """What the position promises beyond honour already counted."""
     game, geo = st.game, st.game.geo
-    have = eco.owned(st, p)
+    have = Q.resources_owned(st, p)
     value = float(RESOURCE_VALUE @ have)
     value += DIG_POTENTIAL * best_affordable_honour(st, have)
     smoot = st.smoot[p]
@@ -154,15 +161,16 @@ def candidates(st: GameState, p: int) -> list[int]:
 
 def _trading_useful(st: GameState, p: int) -> bool:
     """Trade to complete a dig in step 2, or to make sets in the final turns."""
-    return st.phase == T.STEP2 or (st.final_turns_left >= 0 and st.phase in (T.STEP4, T.STEP3))
+    ph = Q.phase(st)
+    return ph == STEP2 or (Q.in_final_round(st) and ph in (STEP4, STEP3))
 
 
 def useful_trades(st: GameState, p: int, args: list[int]) -> list[int]:
     """For each mineral (and a cart), the legal trade that gives away the least valuable four."""
     layout = st.game.layout
-    have = eco.owned(st, p)
-    wanted = [m for m in range(len(MINERALS)) if have[m] >= 2] + ([CART] if st.phase == T.STEP4 else [])
-    if st.final_turns_left >= 0:
+    have = Q.resources_owned(st, p)
+    wanted = [m for m in range(len(MINERALS)) if have[m] >= 2] + ([CART] if Q.phase(st) == STEP4 else [])
+    if Q.in_final_round(st):
         wanted = list(range(N_RESOURCES))
     best: dict[int, tuple[float, int]] = {}
     for arg in args:
@@ -189,7 +197,7 @@ def dig_scores(st: GameState, p: int, args: np.ndarray) -> np.ndarray:
     """Cheap static value of tunnel placements: honour, depth, buried things, anchors, rubble."""
     game, geo = st.game, st.game.geo
     table = geo.tunnel_placements
-    have = eco.owned(st, p)
+    have = Q.resources_owned(st, p)
     size = table.size[args]
     honour_table = game.pack.tunnel_honour
     honour = np.array([max(honour_table[int(z)][MINERALS[m]] for m in range(3) if have[m] >= z)
@@ -214,7 +222,7 @@ def quick_action(st: GameState, p: int) -> int:
     layout = st.game.layout
     if len(legal) == 1:
         return int(legal[0])
-    ph = st.phase
+    ph = Q.phase(st)
     by_block = split_blocks(layout, legal)
     pick = _quick_pick(st, p, ph, by_block)
     if pick is not None:
@@ -226,45 +234,45 @@ def quick_action(st: GameState, p: int) -> int:
 
 def _quick_pick(st: GameState, p: int, ph: int, by: dict[str, list[int]]) -> tuple[str, int] | None:
     game = st.game
-    have = eco.owned(st, p)
-    if ph == T.BRIBE:
+    have = Q.resources_owned(st, p)
+    if ph == BRIBE:
         # coins first, else the resource owned most of (minerals last)
         order = sorted(by["bribe"], key=lambda r: (r != COIN, r < 3, -have[r]))
         return "bribe", order[0]
-    if ph == T.DIG_MINERAL:
+    if ph == DIG_MINERAL:
         return "mineral", max(by["mineral"])  # heartstone > iron > stone
-    if ph == T.DIG_PEDESTAL and "pedestal" in by:
-        anchor = int(game.geo.tunnel_placements.anchor[st.pending.dig])
+    if ph == DIG_PEDESTAL and "pedestal" in by:
+        anchor = int(game.geo.tunnel_placements.anchor[Q.tunnel_being_dug(st)])
         tier = int(game.geo.tier[anchor]) - 1
         return "pedestal", max(by["pedestal"], key=lambda c: st.track_value[tier, c])
-    if ph in (T.RECRUIT_PEDESTAL, T.SPELL_PEDESTAL):
+    if ph in (RECRUIT_PEDESTAL, SPELL_PEDESTAL):
         return "pedestal", max(by["pedestal"], key=lambda c: st.bag[c])
-    if ph == T.DIG_WORKSHOP and "establish" in by:
+    if ph == DIG_WORKSHOP and "establish" in by:
         names = [w.name for w in game.pack.workshops]
         rank = {n: i for i, n in enumerate(WORKSHOP_PREFERENCE)}
         return "establish", min(by["establish"], key=lambda w: rank.get(names[w], 99))
-    if ph == T.SPELL_OPTION:
-        spell = game.pack.spells[st.spellbook[st.pending.spell]]
-        from mk_env.rules.content import RESOURCES
+    if ph == SPELL_OPTION:
+        spell = Q.spell_being_cast(st)
         def worth(k: int) -> float:
             return sum(RESOURCE_VALUE[RESOURCES.index(r)] * n for r, n in spell.params["options"][k].items())
         return "spell_option", max(by["spell_option"], key=worth)
-    if ph == T.SPELL_SMOOT:
+    if ph == SPELL_SMOOT:
         return "smoot_slot", max(by["smoot_slot"], key=lambda s: _cone_missing(st, p, s))
-    if ph == T.SPELL_HORDE:
+    if ph == SPELL_HORDE:
         return "horde_slot", max(by["horde_slot"], key=lambda h: (int(st.horde_bribes[h].sum()),
                                                                   int(game.card_symbols[st.horde[h]].sum())))
-    if ph in (T.SPELL_DIG, T.STEP2) and "dig" in by:
+    if ph in (SPELL_DIG, STEP2) and "dig" in by:
         return "dig", top_digs(st, p, by["dig"], 1)[0]
-    if ph == T.STEP2 and "recruit" in by:
+    if ph == STEP2 and "recruit" in by:
         return "recruit", max(by["recruit"], key=lambda a: _recruit_score(st, p, a))
-    if ph == T.SPELL_STATUE and "select_statue" in by:
+    if ph == SPELL_STATUE and "select_statue" in by:
         return "select_statue", by["select_statue"][0]
-    if ph == T.STATUE_DEST:
-        return "move_statue", max(by["move_statue"], key=lambda sq: _spot_value(st, int(st.pending.statue_square), sq))
-    if ph == T.STEP3 and "hall" in by:
+    if ph == STATUE_DEST:
+        src = Q.statue_being_moved(st)
+        return "move_statue", max(by["move_statue"], key=lambda sq: _spot_value(st, src, sq))
+    if ph == STEP3 and "hall" in by:
         return "hall", by["hall"][0]
-    if ph == T.STEP4 and "select_statue" in by:
+    if ph == STEP4 and "select_statue" in by:
         gains = {sq: _best_move_gain(st, p, sq) for sq in by["select_statue"]}
         sq = max(gains, key=gains.get)
         if gains[sq] > 0:
@@ -306,7 +314,7 @@ def _spot_value(st: GameState, src: int, sq: int) -> float:
 
 
 def _best_move_gain(st: GameState, p: int, sq: int) -> float:
-    dests = T.statue_destinations(st, p, sq)
+    dests = Q.statue_destinations(st, p, sq)
     if len(dests) == 0:
         return 0.0
     here = _spot_value(st, sq, sq)
@@ -316,7 +324,7 @@ def _best_move_gain(st: GameState, p: int, sq: int) -> float:
 def settle(st: GameState, p: int, limit: int = 12) -> None:
     """Resolve p's pending sub-decisions with the quick policy, so the position can be evaluated."""
     for _ in range(limit):
-        if st.is_terminal() or st.current != p or st.phase not in SUB_PHASES:
+        if st.current_player() != p or Q.phase(st) not in SUB_PHASES:
             return
         st.apply(quick_action(st, p))
 
