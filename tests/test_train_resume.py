@@ -20,8 +20,9 @@ import torch  # noqa: E402
 from stable_baselines3.common.callbacks import BaseCallback  # noqa: E402
 
 from agents.policy_file import read_config  # noqa: E402
+from training.run_files import append_eval, checkpoints, read_eval  # noqa: E402
 from training.stopping import TrainingStopped, close_vec_env, dead_workers  # noqa: E402
-from training.train import append_eval, checkpoints, read_eval, train  # noqa: E402
+from training.train import train  # noqa: E402
 
 torch.set_num_threads(1)
 ROLLOUT = 128

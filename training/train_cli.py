@@ -1,0 +1,110 @@
+"""``mk-env train``: the command line of :func:`training.train.train` (and of the RLlib backend)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from . import cli
+from .selfplay import DEFAULT_OPPONENTS
+from .stopping import TrainingStopped
+from .train import train
+from .train_settings import DEFAULT_OUT, DEFAULT_VEC, DEFAULTS, REWARDS, VEC_KINDS, flag
+
+#: the settings given as numbers: setting -> (argument type, help; the flag is ``flag(setting)`` and
+#: the help ends with the default)
+NUMBER_SETTINGS = {
+    "players": (cli.player_count, "players per game, 2-5"),
+    "envs": (cli.positive_int, "parallel envs"),
+    "seed": (cli.seed, "seed"),
+    "n_steps": (cli.positive_int, "steps per env per update"),
+    "batch_size": (cli.positive_int, "minibatch size"),
+    "n_epochs": (cli.positive_int, "epochs per update"),
+    "learning_rate": (cli.positive_float, "learning rate"),
+    "ent_coef": (cli.non_negative_float, "entropy bonus"),
+    "snapshot_every": (cli.non_negative_int, "steps between snapshots for the opponent pool"),
+    "checkpoint_every": (cli.non_negative_int, "steps between checkpoints"),
+    "eval_every": (cli.non_negative_int, "steps between gauntlet evaluations, 0 = never"),
+    "eval_games": (cli.positive_int, "games per gauntlet opponent per evaluation"),
+}
+
+
+def _cmd(args: argparse.Namespace) -> int:
+    """Run ``mk-env train``; the exit code."""
+    if args.backend == "rllib":
+        from .rllib_train import train_rllib
+        result = train_rllib(players=args.players or DEFAULTS["players"], iterations=args.iterations,
+                             out=args.out, address=args.address, seed=args.seed or 0,
+                             reward=args.reward or DEFAULTS["reward"],
+                             num_env_runners=args.envs or DEFAULTS["envs"])
+        print(json.dumps(result, indent=1))
+        return 0
+    try:
+        final = train(out=args.out, timesteps=args.timesteps, resume=args.resume, trust=args.trust,
+                      **{name: getattr(args, name) for name in NUMBER_SETTINGS},
+                      opponents=args.opponents, vec=args.vec, reward=args.reward, extractor=args.extractor,
+                      threads=args.threads,
+                      game_options={"board_side": args.board_side} if args.board_side else None,
+                      verbose=args.verbose, **_imitation(args.imitate, args.imitate_epochs))
+    except TrainingStopped as e:
+        print(f"stopped: {e}")
+        return e.exit_code
+    print(f"final model: {final} (use it as the agent spec ppo:{final})")
+    return 0
+
+
+def _imitation(text: str | None, epochs: int) -> dict[str, Any]:
+    """``--imitate SPEC:DECISIONS`` -> train() keywords."""
+    if not text:
+        return {}
+    spec, _, count = text.rpartition(":")
+    if not spec or not count.isdigit() or int(count) < 1:
+        raise ValueError(f"--imitate {text!r}: give AGENT:DECISIONS, e.g. heuristic:8000")
+    return {"imitate_spec": spec, "imitate_decisions": int(count), "imitate_epochs": epochs}
+
+
+def register(subparsers) -> None:
+    """Add ``mk-env train`` to the command line."""
+    d = DEFAULTS
+    p = subparsers.add_parser(
+        "train", help="MaskablePPO self-play training (Stable-Baselines3; Ray RLlib with --backend)",
+        description="Train a MaskablePPO learner on the single-seat view against an opponent pool "
+                    "(snapshots of itself, its latest policy, fixed baselines), evaluate it against "
+                    "random and heuristic, write checkpoints and DIR/final_model.safetensors. "
+                    "Ctrl-C saves a checkpoint; --resume continues the run with its own settings "
+                    "(an option given again is applied and recorded).")
+    for name, (kind, text) in NUMBER_SETTINGS.items():
+        option = flag(name)
+        p.add_argument(option, dest=name, metavar=option[2:].replace("-", "_").upper(), type=kind,
+                       default=None, help=f"{text} (default {d[name]})")
+    p.add_argument("--timesteps", type=cli.positive_int, default=200_000,
+                   help="total learner steps (with --resume: the total to reach; default 200000)")
+    p.add_argument("--opponents", default=None,
+                   help=f"opponent pool, SOURCE:WEIGHT entries; sources: latest, snapshots or an agent "
+                        f"spec (default {DEFAULT_OPPONENTS})")
+    p.add_argument("--vec", choices=VEC_KINDS, default=None,
+                   help=f"vectorised env kind (default {DEFAULT_VEC}, measured faster on 2 cores)")
+    p.add_argument("--out", type=cli.out_dir, default=DEFAULT_OUT,
+                   help=f"output folder (default {DEFAULT_OUT})")
+    p.add_argument("--resume", action="store_true", help="continue from the last checkpoint in --out")
+    p.add_argument("--trust", action="store_true",
+                   help="with --resume: allow a .zip checkpoint of an older version (unpickles code; "
+                        "only for files you trust)")
+    p.add_argument("--reward", choices=REWARDS, default=None,
+                   help="reward: win, margin or dense (honour changes + win; default)")
+    p.add_argument("--extractor", default=None, help="feature extractor: cnn (default) or flat")
+    p.add_argument("--imitate", default=None, metavar="AGENT:DECISIONS",
+                   help="warm start of a new run: clone this many decisions of an agent "
+                        "(e.g. heuristic:8000) before self-play")
+    p.add_argument("--imitate-epochs", type=cli.positive_int, default=4,
+                   help="epochs of the warm start (default 4)")
+    p.add_argument("--threads", type=cli.positive_int, default=1,
+                   help="torch threads of the main process (default 1)")
+    p.add_argument("--board-side", default=None, help="board side (default: by player count)")
+    p.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
+                   help="sb3 (default) or rllib (Ray RLlib, see training/rllib_train.py)")
+    p.add_argument("--iterations", type=cli.positive_int, default=10, help="rllib: training iterations")
+    p.add_argument("--address", default=None, help="rllib: Ray cluster address (default: local Ray)")
+    p.add_argument("--verbose", type=cli.non_negative_int, default=0, help="SB3 verbosity (default 0)")
+    p.set_defaults(func=_cmd)
