@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from . import scoring, turn
 from .actions import ActionLayout
-from .actions import N_HORDE, N_SMOOT
-from .content import (N_CLANS, N_RESOURCES, N_TIERS, N_TOKEN_KINDS, PLAYER_COUNTS, RESOURCES, TOKEN_KINDS,
-                      ContentPack)
+from .content import N_TOKEN_KINDS, PLAYER_COUNTS, TOKEN_KINDS, ContentPack
+from .fields import array_shapes
 from .geometry import BoardGeometry
 from .pack import load_pack
 from .saved_state import StateError, read_state
@@ -31,17 +29,6 @@ WORKSHOP_SELECTIONS = ("random", "no_duplicates")
 
 class ConfigError(ValueError):
     """A bad game option: names the option, the value given and what is allowed."""
-
-
-@dataclass(frozen=True)
-class GameOptions:
-    """Options of one game (see the rulebook's setup; each is validated in :class:`Game`)."""
-
-    num_players: int = 4
-    board_side: str | None = None  # None: by player count (2 players: winter)
-    workshops: str | tuple[str, ...] = "random"  # "random", "no_duplicates" or the chosen names
-    team_mode: bool = False
-    pack: str | None = None  # path of a data pack; None = the default pack
 
 
 _TABLES: OrderedDict[tuple[int, str], tuple[ContentPack, BoardGeometry, ActionLayout]] = OrderedDict()
@@ -157,24 +144,10 @@ class Game:
 
     # -- states -------------------------------------------------------------------------------------
     def array_shapes(self) -> dict[str, tuple[int, ...]]:
-        """The shape of each array field of this game's states (as :func:`turn.setup` makes them)."""
+        """The shape of each array field of this game's states (declared in :mod:`mk_env.rules.fields`)."""
         shapes = self.__dict__.get("_array_shapes")
         if shapes is None:
-            pack, geo, n = self.pack, self.geo, self.num_players
-            hw = geo.n_squares + 1
-            spellbook = int(pack.rules.get("spellbook_size", 3))
-            shapes = self._array_shapes = {
-                "kind": (hw,), "tile": (hw,), "region": (hw,), "hall_at": (hw,), "statue": (hw,),
-                "pedestal": (hw,), "buried": (hw,), "reach": (n, hw), "gate_sq": (n,),
-                "hall_altar": (len(pack.great_halls),), "workshop": (len(geo.site_squares),),
-                "workshop_supply": (len(pack.workshops),), "tunnel_supply": (len(pack.tunnels),),
-                "supply": (len(RESOURCES),), "horde": (N_HORDE,), "horde_bribes": (N_HORDE, N_RESOURCES),
-                "horde_pedestal": (N_HORDE,), "bag": (N_CLANS,), "spellbook": (spellbook,),
-                "spell_runes": (spellbook,), "track_value": (N_TIERS, N_CLANS),
-                "track_taken": (N_TIERS, N_CLANS), "coronation": (n,),
-                "storage": (self.n_storages, N_RESOURCES), "storage_pedestals": (self.n_storages, N_CLANS),
-                "smoot": (n, N_SMOOT), "tokens": (n, N_SMOOT, N_TOKEN_KINDS), "honour": (n,),
-                "pedestal_points": (n,), "pedestal_tokens": (n,)}
+            shapes = self._array_shapes = array_shapes(self)
         return shapes
 
     def new_initial_state(self, seed: int | np.random.Generator | None = None) -> GameState:

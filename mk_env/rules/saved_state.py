@@ -21,21 +21,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .actions import N_HORDE, N_SMOOT, TROLLSMOOT_ROWS
-from .content import N_CLANS, N_RESOURCES
+from .actions import N_HORDE, N_SMOOT
+from .fields import ARRAY, ARRAY_FIELDS, FIELD_NAMES, FIELDS, INTS, LISTS
 from .invariants import InvariantError, check_invariants
 from .pack import short_repr
-from .state import ARRAY_FIELDS, FORMAT_VERSION, SCALAR_FIELDS, GameState
+from .state import FORMAT_VERSION, GameState
 from .vocabulary import PHASE_NAMES, Pending, Phase, pending_from_save
 
 if TYPE_CHECKING:
     from .game import Game
 
 #: every field of a save, in the order a missing one is reported
-_FIELD_ORDER = ("format_version", "pack_id", "options", "rng", *ARRAY_FIELDS, *SCALAR_FIELDS)
+_FIELD_ORDER = ("format_version", "pack_id", "options", "rng", *FIELD_NAMES)
 _FIELDS = frozenset(_FIELD_ORDER)
-#: the largest plain counter (turns, tile ids, ...) a save may hold
-_BIG = 2**31 - 1
 #: keys of ``pending`` each phase needs (the recruit, the dig, the spell or the statue move under way)
 _PENDING_NEEDED: dict[int, tuple[str, ...]] = {
     Phase.SPELL_OPTION: ("spell",), Phase.SPELL_SMOOT: ("spell",), Phase.SPELL_HORDE: ("spell",),
@@ -74,10 +72,24 @@ def read_state(game: Game, data: Any) -> GameState:
 
 
 def _tables(game: Game) -> tuple[dict, dict, dict]:
-    """The game's array shapes, array ranges and plain-field specs (built once per game)."""
+    """The game's array shapes, array ranges and plain-field specs (built once per game), from the
+    fields' declaration (:mod:`mk_env.rules.fields`): array values ``(lowest, highest)`` (counts: 0 to the
+    dtype's largest); plain fields ("int", lo, hi), ("bool",), ("ints", lo, hi, length or None),
+    ("lists", count, lo, hi) or ("pending",), read on its own once the phase is known."""
     hit = game.__dict__.get("_save_tables")
     if hit is None:
-        hit = game._save_tables = (game.array_shapes(), _array_ranges(game), _scalar_specs(game))
+        ranges, specs = {}, {}
+        for f in FIELDS:
+            values = f.values(game) if f.values is not None else None
+            if f.kind == ARRAY:
+                ranges[f.name] = values if values is not None else (0, int(np.iinfo(f.dtype).max))
+            elif f.kind == INTS:
+                specs[f.name] = (INTS, *values)
+            elif f.kind == LISTS:
+                specs[f.name] = (LISTS, f.shape(game)[0], *values)
+            else:
+                specs[f.name] = (f.kind, *(values or ()))
+        hit = game._save_tables = (game.array_shapes(), ranges, specs)
     return hit
 
 
@@ -103,24 +115,6 @@ def _check_header(game: Game, data: Any) -> None:
 
 # ---------------------------------------------------------------------------------------------------------
 # arrays
-
-
-def _array_ranges(game: Game) -> dict[str, tuple[int, int]]:
-    """Each array field's allowed values (lowest, highest): indices name real things, counts fit the type."""
-    pack, n = game.pack, game.num_players
-    squares = game.geo.n_squares  # real squares 0..squares-1; the sentinel square is ``squares``
-    top = {name: int(np.iinfo(dtype).max) for name, dtype in ARRAY_FIELDS.items() if dtype is not np.bool_}
-    last_card, clan = len(game.cards) - 1, N_CLANS - 1
-    ranges = {name: (0, hi) for name, hi in top.items()}  # counts
-    ranges.update({
-        "kind": (0, 3), "tile": (-1, top["tile"]), "region": (-1, top["region"]),
-        "hall_at": (-1, len(pack.great_halls) - 1), "statue": (-1, clan), "pedestal": (-1, clan),
-        "buried": (-1, N_RESOURCES - 1), "reach": (0, 1), "gate_sq": (-1, squares - 1),
-        "hall_altar": (-1, squares - 1), "workshop": (-1, len(pack.workshops) - 1), "horde": (-1, last_card),
-        "horde_pedestal": (-1, clan), "spellbook": (-1, len(pack.spells) - 1), "track_taken": (-1, n - 1),
-        "smoot": (-1, last_card),
-    })
-    return ranges
 
 
 def _array(name: str, value: Any, shape: tuple[int, ...], dtype: Any, lo: int, hi: int) -> np.ndarray:
@@ -161,30 +155,6 @@ def _leaves(value: Any, depth: int):
 
 # ---------------------------------------------------------------------------------------------------------
 # plain fields
-
-
-def _scalar_specs(game: Game) -> dict[str, tuple]:
-    """Each plain field: ("int", lo, hi), ("bool",), ("ints", lo, hi, length or None) or
-    ("lists", count, lo, hi) for a list of ``count`` lists of integers; ``pending`` is read on its own.
-    Turn counters have the game's bounds: 1 workshop a turn (+1 by a spell), 4 entrances to a site, a
-    spell's free statue moves, and after the coronation at most the rest of the round + 2 rounds."""
-    n, pack = game.num_players, game.pack
-    sites = len(game.geo.site_squares)
-    cards, starters = len(game.cards), game.n_starters
-    most_moves = max([int(s.params.get("moves", 0)) for s in pack.spells] + [0])
-    return {
-        "phase": ("int", 0, _BIG), "current": ("int", 0, _BIG), "turn": ("int", 0, _BIG),
-        "board_version": ("int", 0, _BIG), "next_tile": ("int", 0, _BIG), "next_region": ("int", 0, _BIG),
-        "spell_cast": ("bool",), "workshops_left": ("int", 0, 2), "used_sites": ("ints", 0, sites - 1, None),
-        "active_site": ("int", -1, sites - 1), "uses_left": ("int", 0, 4), "bribe_any": ("bool",),
-        "ignore_rubble": ("bool",), "free_moves": ("int", 0, most_moves), "pending": ("pending",),
-        "final_turns_left": ("int", -1, 3 * n - 1), "coronation_left": ("ints", 0, _BIG, None),
-        "decks": ("lists", 3, starters, cards - 1), "deck_unseen": ("ints", 0, _BIG, 3),
-        "spell_deck": ("ints", 0, len(pack.spells) - 1, None), "spell_unseen": ("int", 0, _BIG),
-        "draft_deck": ("lists", n, 0, starters - 1), "draft_hand": ("lists", n, 0, starters - 1),
-        "draft_placed": ("ints", 0, TROLLSMOOT_ROWS[0], n), "tile_shape": ("ints", -1, len(pack.tunnels) - 1, None),
-        "history": ("ints", 0, game.layout.size - 1, None),
-    }
 
 
 def _scalar(name: str, value: Any, spec: tuple) -> Any:

@@ -5,7 +5,7 @@ decisions, applying a decision) and :mod:`mk_env.rules.scoring`. The methods her
 surface that the environment, agents and records use: whose decision it is, the legal decisions,
 ``apply``, ``clone``, ``determinize``, JSON ``to_json``/``from_json`` and the score breakdown.
 
-Board arrays are indexed by square (``r * width + c``) with one sentinel entry at the end.
+Every field is declared once, with its type, shape and meaning, in :mod:`mk_env.rules.fields`.
 """
 
 from __future__ import annotations
@@ -15,62 +15,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .vocabulary import NO_PENDING, pending_to_save
+from .fields import ARRAY, ARRAY_FIELDS, FIELD_NAMES, FIELDS, LIST_FIELDS, NESTED_FIELDS, PENDING, SHARED_FIELDS
+from .vocabulary import pending_to_save
 
 if TYPE_CHECKING:
     from .game import Game
 
 FORMAT_VERSION = 1
 
-#: array fields: name -> dtype (shapes come from the game)
-ARRAY_FIELDS: dict[str, Any] = {
-    "kind": np.int8,  # per square: 0 empty, 1 gate, 2 tunnel, 3 great hall
-    "tile": np.int16,  # per square: placed tile id (gates, tunnels, halls), -1 none
-    "region": np.int16,  # per square: the "tunnel" it belongs to for statue moves/scoring, -1 none
-    "hall_at": np.int8,  # per square: great hall index covering it, -1 none
-    "statue": np.int8,  # per square: statue clan, -1 none
-    "pedestal": np.int8,  # per square: pedestal clan, -1 none
-    "buried": np.int8,  # per square: buried resource still there, -1 none
-    "reach": np.bool_,  # [player, square]: in that player's network
-    "gate_sq": np.int32,  # per player: gate square, -1 before placement
-    "hall_altar": np.int32,  # per great hall: altar square once dedicated, -1 in the supply
-    "workshop": np.int8,  # per workshop site: workshop kind established there, -1 empty
-    "workshop_supply": np.int8,  # per workshop kind: tiles revealed and not yet established
-    "tunnel_supply": np.int8,  # per tunnel shape: tiles left
-    "supply": np.int16,  # per resource: tokens in the supply
-    "horde": np.int16,  # per horde slot: card index, -1 empty
-    "horde_bribes": np.int8,  # [horde slot, resource]
-    "horde_pedestal": np.int8,  # per horde slot: pedestal clan on it, -1 none
-    "bag": np.int8,  # per clan: pedestals in the draw bag
-    "spellbook": np.int16,  # per spellbook position: spell index, -1 empty
-    "spell_runes": np.int8,  # per spellbook position
-    "track_value": np.int8,  # [tier, clan]: pedestal point token value on the track
-    "track_taken": np.int8,  # [tier, clan]: player who placed that pedestal, -1 free
-    "coronation": np.int16,  # per player: coronation honour earned
-    "storage": np.int16,  # [storage, resource]
-    "storage_pedestals": np.int8,  # [storage, clan]
-    "smoot": np.int16,  # [player, trollsmoot slot]: card index, -1 empty
-    "tokens": np.int8,  # [player, slot, token kind]: tokens the troll holds
-    "honour": np.int16,  # per player: honour scored during the game (tunnels)
-    "pedestal_points": np.int16,  # per player: value of pedestal point tokens taken
-    "pedestal_tokens": np.int8,  # per player: number of pedestal point tokens taken
-}
-
-#: plain (JSON-able) fields with their defaults
-SCALAR_FIELDS: dict[str, Any] = {
-    "phase": 0, "current": 0, "turn": 0, "board_version": 0, "next_tile": 0, "next_region": 0,
-    "spell_cast": False, "workshops_left": 1, "used_sites": [], "active_site": -1, "uses_left": 0,
-    "bribe_any": False, "ignore_rubble": False, "free_moves": 0, "pending": NO_PENDING,
-    "final_turns_left": -1, "coronation_left": [], "decks": [[], [], []], "deck_unseen": [0, 0, 0],
-    "spell_deck": [], "spell_unseen": 0, "draft_deck": [], "draft_hand": [], "draft_placed": [],
-    "tile_shape": [], "history": [],
-}
-
 
 class GameState:
     """One game in progress. Create with :meth:`Game.new_initial_state`."""
 
-    __slots__ = ("game", "_rng", "_rng_state", "_cache") + tuple(ARRAY_FIELDS) + tuple(SCALAR_FIELDS)
+    __slots__ = ("game", "_rng", "_rng_state", "_cache") + FIELD_NAMES  # the fields: mk_env.rules.fields
 
     def __init__(self, game: Game):
         self.game = game
@@ -161,26 +118,12 @@ class GameState:
         other._cache = dict(self._cache)
         for name in ARRAY_FIELDS:
             setattr(other, name, getattr(self, name).copy())
-        other.phase, other.current, other.turn = self.phase, self.current, self.turn
-        other.board_version, other.next_tile, other.next_region = (
-            self.board_version, self.next_tile, self.next_region)
-        other.spell_cast, other.workshops_left = self.spell_cast, self.workshops_left
-        other.used_sites = list(self.used_sites)
-        other.active_site, other.uses_left = self.active_site, self.uses_left
-        other.bribe_any, other.ignore_rubble, other.free_moves = (
-            self.bribe_any, self.ignore_rubble, self.free_moves)
-        other.pending = self.pending  # immutable
-        other.final_turns_left = self.final_turns_left
-        other.coronation_left = list(self.coronation_left)
-        other.decks = [list(d) for d in self.decks]
-        other.deck_unseen = list(self.deck_unseen)
-        other.spell_deck = list(self.spell_deck)
-        other.spell_unseen = self.spell_unseen
-        other.draft_deck = [list(d) for d in self.draft_deck]
-        other.draft_hand = [list(d) for d in self.draft_hand]
-        other.draft_placed = list(self.draft_placed)
-        other.tile_shape = list(self.tile_shape)
-        other.history = list(self.history)
+        for name in SHARED_FIELDS:  # ints, bools and the Pending record: immutable
+            setattr(other, name, getattr(self, name))
+        for name in LIST_FIELDS:
+            setattr(other, name, list(getattr(self, name)))
+        for name in NESTED_FIELDS:
+            setattr(other, name, [list(x) for x in getattr(self, name)])
         return other
 
     def determinize(self, player: int, rng: np.random.Generator) -> GameState:
@@ -194,11 +137,10 @@ class GameState:
         """Everything, generator included, as JSON-able data."""
         data = {"format_version": FORMAT_VERSION, "pack_id": self.game.pack.pack_id,
                 "options": self.game.options_dict(), "rng": _jsonable(self._rng_dict())}
-        for name in ARRAY_FIELDS:
-            data[name] = getattr(self, name).tolist()
-        for name in SCALAR_FIELDS:
-            data[name] = _jsonable(getattr(self, name))
-        data["pending"] = pending_to_save(self.pending)
+        for f in FIELDS:
+            value = getattr(self, f.name)
+            data[f.name] = (value.tolist() if f.kind == ARRAY else pending_to_save(value) if f.kind == PENDING
+                            else _jsonable(value))
         return data
 
     def to_json(self) -> str:

@@ -30,6 +30,7 @@ from .explain import explain_illegal
 from .hidden import determinize  # noqa: F401 (the engine surface: Game.rules.determinize)
 from .legal import bribes_needed, legal_actions, legal_pedestal_clans, pass_is_forced, spell_effect
 from .errors import IllegalActionError, StalledGameError, action_number
+from .fields import blank_fields
 from .state import GameState
 from .vocabulary import NO_PENDING, PHASE_NAMES, Block, Pending, Phase, SquareKind
 
@@ -47,20 +48,10 @@ def setup(game, rng: np.random.Generator) -> GameState:
     pack, geo, n = game.pack, game.geo, game.num_players
     st = GameState(game)
     st._rng = rng
-    hw = geo.n_squares + 1
-    st.kind = np.zeros(hw, np.int8)
-    st.tile = np.full(hw, -1, np.int16)
-    st.region = np.full(hw, -1, np.int16)
-    st.hall_at = np.full(hw, -1, np.int8)
-    st.statue = np.full(hw, -1, np.int8)
-    st.pedestal = np.full(hw, -1, np.int8)
-    st.buried = np.full(hw, -1, np.int8)
+    blank_fields(st, game)
     st.buried[:-1] = geo.side.buried.reshape(-1)
-    st.reach = np.zeros((n, hw), bool)
-    st.gate_sq = np.full(n, -1, np.int32)
-    st.hall_altar = np.full(len(pack.great_halls), -1, np.int32)
-    st.supply = np.array([pack.supply[r] for r in RESOURCES], np.int16)
-    st.tunnel_supply = np.array([t.count for t in pack.tunnels], np.int8)
+    st.supply[:] = [pack.supply[r] for r in RESOURCES]
+    st.tunnel_supply[:] = [t.count for t in pack.tunnels]
     # statues: a random first spot and clan, then the clan cycle clockwise (setup step 8)
     spots = geo.side.statue_spots
     start = int(rng.integers(len(spots))) if spots else 0
@@ -73,8 +64,6 @@ def setup(game, rng: np.random.Generator) -> GameState:
             st.statue[geo.sq(r, c)] = clan
             placed[clan] += 1
     # workshops revealed: 2 per player + 1 (setup step 6)
-    st.workshop = np.full(len(geo.site_squares), -1, np.int8)
-    st.workshop_supply = np.zeros(len(pack.workshops), np.int8)
     want = 2 * n + 1
     if game.workshop_selection == "random":
         tiles = [w for w, shop in enumerate(pack.workshops) for _ in range(shop.count)]
@@ -87,50 +76,28 @@ def setup(game, rng: np.random.Generator) -> GameState:
     for w in chosen:
         st.workshop_supply[w] += 1
     # the horde (setup steps 3-4)
-    st.decks = []
     for level in (1, 2, 3):
         ids = [i for i, c in enumerate(game.cards) if c.level == level]
-        st.decks.append([ids[i] for i in rng.permutation(len(ids)).tolist()])
+        st.decks[level - 1] = [ids[i] for i in rng.permutation(len(ids)).tolist()]
     st.deck_unseen = [len(d) for d in st.decks]
-    st.horde = np.full(N_HORDE, -1, np.int16)
-    st.horde_bribes = np.zeros((N_HORDE, N_RESOURCES), np.int8)
-    st.horde_pedestal = np.full(N_HORDE, -1, np.int8)
-    st.bag = np.full(N_CLANS, pack.pedestals_per_clan, np.int8)
+    st.bag[:] = pack.pedestals_per_clan
     for h in range(N_HORDE):
         _refill(st, h)
     st.coronation_left = list(pack.coronation_tokens[n])
-    st.coronation = np.zeros(n, np.int16)
     # spellbook (step 7) and pedestal track (step 9)
     order = rng.permutation(len(pack.spells)).tolist()
-    size = int(pack.rules.get("spellbook_size", 3))
-    st.spellbook = np.array(order[:size], np.int16)
-    st.spell_runes = np.zeros(size, np.int8)
+    size = len(st.spellbook)
+    st.spellbook[:] = order[:size]
     st.spell_deck = order[size:]
     st.spell_unseen = len(st.spell_deck)
     track = rng.permutation(len(pack.pedestal_tokens)).tolist()
-    st.track_value = np.array([pack.pedestal_tokens[i] for i in track], np.int8).reshape(N_TIERS, N_CLANS)
-    st.track_taken = np.full((N_TIERS, N_CLANS), -1, np.int8)
-    # players
-    st.storage = np.zeros((game.n_storages, N_RESOURCES), np.int16)
-    st.storage_pedestals = np.zeros((game.n_storages, N_CLANS), np.int8)
-    st.smoot = np.full((n, N_SMOOT), -1, np.int16)
-    st.tokens = np.zeros((n, N_SMOOT, len(game.card_symbols[0])), np.int8)
-    st.honour = np.zeros(n, np.int16)
-    st.pedestal_points = np.zeros(n, np.int16)
-    st.pedestal_tokens = np.zeros(n, np.int8)
-    st.draft_deck, st.draft_hand = [], []
-    for _ in range(n):
+    st.track_value[:] = np.array([pack.pedestal_tokens[i] for i in track]).reshape(N_TIERS, N_CLANS)
+    # players: two starters in hand, the rest in a deck (the draft)
+    for p in range(n):
         deck = rng.permutation(game.n_starters).tolist()
-        st.draft_hand.append(deck[:2])
-        st.draft_deck.append(deck[2:])
+        st.draft_hand[p], st.draft_deck[p] = deck[:2], deck[2:]
     st.draft_placed = [0] * n
-    st.phase, st.current, st.turn = GATE, 0, 0
-    st.board_version = st.next_tile = st.next_region = 0
-    st.tile_shape = []
-    st.history = []
-    st.pending = NO_PENDING
-    st.final_turns_left = -1
-    _reset_turn(st)
+    st.phase = GATE
     return st
 
 
