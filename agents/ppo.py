@@ -17,6 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
+from mk_env.env.observation import Observer
+from mk_env.env.version import ENV_NAME, layout_fingerprint
+from mk_env.rules.game import Game
 from mk_env.rules.view import PlayerView
 
 from .base import BaseAgent
@@ -39,39 +42,36 @@ class PPOAgent(BaseAgent):
                              f"safetensors (pip install 'mk-env[train]'): {e}") from None
         self.path = Path(path)
         self.config = None if is_sb3_zip(path) else read_config(path)
-        self._observers: dict[int, object] = {}
-        self._checked: set[int] = set()
+        self._game: Game | None = None  # the game last acted in, checked and with its observer
+        self._observer: Observer | None = None
 
     def observation(self, view: PlayerView) -> dict:
-        """The seat's observation dict, as the single-seat training env showed it to the learner."""
-        try:
-            return view.observation()["observation"]
-        except RuntimeError:  # a view made outside an environment: encode it here
-            from mk_env.env.observation import Observer
+        """The seat's observation dict, as the single-seat training env showed it to the learner:
+        encoded here from the view's public facts (what the seat may know)."""
+        return self._observer_of(view.game).encode(view.public_state(), view.seat)
 
-            observer = self._observers.get(id(view.game))
-            if observer is None:
-                observer = self._observers[id(view.game)] = Observer(view.game)
-            return observer.encode(view.public_state(), view.seat)
+    def _observer_of(self, game: Game) -> Observer:
+        """The observer of ``game``, made (and the game checked) when the game changes."""
+        if game is not self._game:
+            self.check_game(game)
+            self._game, self._observer = game, Observer(game)
+        return self._observer
 
-    def check_game(self, game) -> None:
+    def check_game(self, game: Game) -> None:
         """Refuse a game whose observation/action layout is not the one the policy was trained on."""
-        if self.config is None or id(game) in self._checked:
+        if self.config is None:
             return
-        from mk_env.env.version import ENV_NAME, layout_fingerprint
         mine = layout_fingerprint(game)
         if mine != self.config["layout_fingerprint"]:
             raise ValueError(f"ppo:{self.path} was trained for {self.config['players']} players "
                              f"(layout {self.config['layout_fingerprint']} of {self.config['env']}); "
                              f"this game has {game.num_players} players and layout {mine} of "
                              f"{ENV_NAME}: the policy cannot read it")
-        self._checked.add(id(game))
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> int:
         legal = view.legal_actions()
         if len(legal) == 1:
             return int(legal[0])
-        self.check_game(view.game)
         action, _ = self.policy.predict(self.observation(view),
                                         action_masks=view.legal_mask().astype(bool), deterministic=True)
         return int(action)  # predict gives a 0-d numpy array

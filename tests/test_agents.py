@@ -180,3 +180,31 @@ def test_installed_entry_points_add_kinds(registry, monkeypatch):
                                                                "installed agent kind 'bad kind'"}
     assert type(agent).__name__ == "RandomAgent" and agent.name == "uniform:"
     assert registry.agent_kinds()["random"] == "uniform over legal actions"  # built-ins win
+
+
+# ------------------------------------------------------------------------------------------------
+# what a view gives: no observation in the rules layer; the ppo agent encodes its own
+# ------------------------------------------------------------------------------------------------
+def test_the_rules_view_carries_no_observation_encoder():
+    st = Game(2).new_initial_state(0)
+    view = PlayerView(st, 0)
+    assert not hasattr(view, "observation") and not hasattr(view, "_observe")
+
+
+def test_ppo_encodes_the_observation_the_env_shows_its_seat():
+    pytest.importorskip("safetensors")
+    from mk_env.env import raw_env
+    agent, env = make_agent("ppo:default"), raw_env(2)  # the shipped policy reads 2-player games
+    rng, checked = np.random.default_rng(2), 0
+    env.reset(seed=2)
+    for name in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        mine = agent.observation(PlayerView(env.game_state, env.possible_agents.index(name)))
+        assert mine.keys() == obs["observation"].keys()
+        assert all(np.array_equal(mine[k], obs["observation"][k]) for k in mine), name
+        checked += 1
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert env.game_state.is_terminal() and checked > 50

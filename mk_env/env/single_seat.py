@@ -7,7 +7,8 @@ inside :meth:`SingleSeatEnv.step`. An opponent is either
   PettingZoo agent of that seat would see in this env's observation style (``{"observation": ...,
   "action_mask": ...}``, see :meth:`SingleSeatEnv.observe`), or
 * an agent object with ``.act(view, rng)`` (the protocol of ``agents/``), which receives a
-  :class:`~mk_env.rules.view.PlayerView` of its seat (``view.observation()`` gives the dict style).
+  :class:`SeatView` of its seat (a :class:`~mk_env.rules.view.PlayerView` whose ``observation()``
+  gives the dict style).
 
 The default opponent plays uniformly at random among legal actions. An action is a Python int, a
 numpy integer or a 0-d integer array (what ``model.predict`` returns); any other type raises the
@@ -46,6 +47,21 @@ from .masks import random_legal_action
 from .wrappers import check_style
 
 Opponent = Callable[[dict, np.random.Generator], int] | Any
+
+
+class SeatView(PlayerView):
+    """The :class:`PlayerView` an agent opponent receives: also ``observation()``, its seat's
+    PettingZoo observation in this env's style (the rules' view knows nothing of encoders)."""
+
+    __slots__ = ("_env",)
+
+    def __init__(self, env: SingleSeatEnv, seat: int):
+        super().__init__(env.aec.game_state, seat)
+        self._env = env
+
+    def observation(self) -> dict[str, np.ndarray]:
+        """``{"observation": ..., "action_mask": ...}`` of this seat now."""
+        return self._env.aec.observe_seat(self.seat, "dict")
 
 
 def random_opponent(observation: dict, rng: np.random.Generator) -> int:
@@ -130,7 +146,7 @@ class SingleSeatEnv(gymnasium.Env):
             seat = st.current_player()
             opponent = self.opponents[(seat - self.seat - 1) % n]
             if hasattr(opponent, "act"):
-                view = PlayerView(st, seat, observe=lambda s=seat: self._observe_dict(s))
+                view = SeatView(self, seat)
                 act = opponent.act(view, self.np_random)
             else:
                 act = opponent(self.observe(seat), self.np_random)
@@ -165,10 +181,6 @@ class SingleSeatEnv(gymnasium.Env):
         """What the PettingZoo agent of ``seat`` sees now, in this env's observation style:
         ``{"observation", "action_mask"}``."""
         return self.aec.observe(self.aec.possible_agents[seat])
-
-    def _observe_dict(self, seat: int) -> dict[str, np.ndarray]:
-        """The dict-style observation of ``seat`` (what agents' ``view.observation()`` returns)."""
-        return self.aec.observe_seat(seat, "dict")
 
     def _observation(self) -> dict[str, np.ndarray] | np.ndarray:
         observer, st = self.aec.observer, self.aec.game_state

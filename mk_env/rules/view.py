@@ -3,12 +3,15 @@
 A :class:`PlayerView` wraps the true state but only hands out what the seat may know: the legal
 decisions, public facts, and *determinized* copies in which hidden information (deck orders, other
 players' starter hands, the future of the generator) is resampled. Search agents plan on those copies,
-never on the true state.
+never on the true state. The view knows nothing of observations: an agent that wants the env's
+encoding makes it from :meth:`PlayerView.public_state` (as ``agents/ppo.py`` does with
+:class:`mk_env.env.observation.Observer`); the single-seat env hands its agent opponents a subclass
+whose ``observation()`` is that seat's PettingZoo observation.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,20 +23,11 @@ if TYPE_CHECKING:
 class PlayerView:
     """Seat ``seat``'s view of ``state`` (read-only for the agent)."""
 
-    __slots__ = ("_state", "seat", "_observe")
+    __slots__ = ("_state", "seat")
 
-    def __init__(self, state: GameState, seat: int, observe: Callable[[], dict] | None = None):
+    def __init__(self, state: GameState, seat: int):
         self._state = state
         self.seat = seat
-        self._observe = observe
-
-    def observation(self) -> dict:
-        """The PettingZoo observation of this seat (``{"observation": ..., "action_mask": ...}``),
-        when the view was made by an environment that can encode it."""
-        if self._observe is None:
-            raise RuntimeError("this PlayerView has no observation encoder; build it with "
-                               "observe=... (the environments do) or use mk_env.env.Observer")
-        return self._observe()
 
     @property
     def game(self) -> Game:
