@@ -28,12 +28,14 @@ See docs/security.md.
 from __future__ import annotations
 
 import json
-import math
 import os
 import struct
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from .policy_description import (ModelFileError, check_hyperparameters, checked_spaces, env_layout,
+                                 game_spaces, game_text, hyperparameters, policy_kwargs_from_json,
+                                 policy_kwargs_to_json, spaces_to_json)
 
 FORMAT = "mk_env.policy"
 FORMAT_VERSION = 1
@@ -43,25 +45,13 @@ ZIP_MAGIC = b"PK\x03\x04"
 MAX_HEADER_BYTES = 16 * 2 ** 20
 POLICY = "MultiInputPolicy"
 OPTIMIZER = "Adam"
-#: activation functions a file may name (``torch.nn`` classes)
-ACTIVATIONS = ("Tanh", "ReLU")
-#: PPO's hyperparameters kept in the file (numbers, booleans or None)
-HYPERPARAMETERS = ("learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda",
-                   "clip_range", "clip_range_vf", "normalize_advantage", "ent_coef", "vf_coef",
-                   "max_grad_norm", "target_kl")
-_BOOL_KWARGS = ("share_features_extractor", "normalize_images", "ortho_init")
-#: bounds on the sizes a file may ask for (so a description cannot make the loader allocate gigabytes
-#: before its weights are checked); the shipped networks use 32 to 256
-MAX_WIDTH = 1024
-MAX_LAYERS = 8
 _UNTRUSTED_ZIP = ("{path} is a Stable-Baselines3 zip: loading it unpickles Python objects from the "
                   "file, which can run any code. Load it only if you trust where it came from: "
                   "{how}; or convert it once with `mk-env convert-model {path} OUT.safetensors "
                   "--trust` and load the .safetensors file (docs/security.md)")
 
-
-class ModelFileError(ValueError):
-    """A model file that cannot be loaded (or saved) safely; the message says what and why."""
+__all__ = ["FORMAT", "FORMAT_VERSION", "METADATA_KEY", "SUFFIX", "ModelFileError", "convert_zip",
+           "is_sb3_zip", "load_model", "load_policy", "read_config", "refuse_untrusted_zip", "save_model"]
 
 
 # ================================================================================================
@@ -121,179 +111,15 @@ def _check_config(config: Any, path: Path) -> None:
 
 def check_layout(config: dict[str, Any], path: str | Path) -> None:
     """Refuse a file trained on another environment version or observation/action layout."""
-    mine_name, mine = _layout(config["players"], json.dumps(config["game_options"], sort_keys=True),
+    mine_name, mine = env_layout(config["players"], json.dumps(config["game_options"], sort_keys=True),
                               path)
     if (config["env"], config["layout_fingerprint"]) != (mine_name, mine):
         raise ModelFileError(
             f"{path} was trained on {config['env']} with layout {config['layout_fingerprint']} "
-            f"({_game_text(config)}); this mk_env has {mine_name} with layout {mine} for that game: "
+            f"({game_text(config)}); this mk_env has {mine_name} with layout {mine} for that game: "
             f"the observations or actions differ, so retrain the model (or use the mk_env version "
             f"it was trained with)")
 
-
-def _game_text(config: dict[str, Any]) -> str:
-    options = config["game_options"]
-    return f"{config['players']} players" + (f", options {options}" if options else "")
-
-
-@lru_cache(maxsize=16)
-def _layout(players: int, options_json: str, path: str | Path = "") -> tuple[str, str]:
-    """(ENV_NAME, fingerprint) of this mk_env for a game configuration."""
-    from mk_env.env.version import ENV_NAME, layout_fingerprint
-    from mk_env.rules import Game
-    try:
-        game = Game(players, **json.loads(options_json))
-    except (ValueError, TypeError) as e:
-        raise ModelFileError(f"{path}: its game ({players} players, options {options_json}) cannot "
-                             f"be built here: {e}") from None
-    return ENV_NAME, layout_fingerprint(game)
-
-
-def game_spaces(players: int, game_options: dict[str, Any] | None = None):
-    """(observation space, action space) of the single-seat view of a game configuration."""
-    from gymnasium import spaces
-
-    from mk_env.env.observation import Observer
-    from mk_env.rules import Game
-    game = Game(players, **(game_options or {}))
-    return Observer(game).space, spaces.Discrete(int(game.layout.size))
-
-
-# ================================================================================================
-# spaces and policy construction as JSON
-# ================================================================================================
-def spaces_to_json(observation_space: Any, action_space: Any) -> tuple[dict, dict]:
-    """A ``Dict`` of ``Box``es and a ``Discrete`` as JSON (bounds as one number when uniform)."""
-    import numpy as np
-    from gymnasium import spaces
-    if not isinstance(observation_space, spaces.Dict) or not isinstance(action_space, spaces.Discrete):
-        raise ModelFileError(f"only a Dict observation space and a Discrete action space can be "
-                             f"saved, got {observation_space} and {action_space}")
-    described = {}
-    for key, box in observation_space.spaces.items():
-        if not isinstance(box, spaces.Box):
-            raise ModelFileError(f"observation {key!r} is a {type(box).__name__}; only Box is allowed")
-        bounds = {}
-        for name in ("low", "high"):
-            values = getattr(box, name)
-            uniform = np.all(values == values.flat[0])
-            bounds[name] = float(values.flat[0]) if uniform else values.tolist()
-        described[key] = {"shape": list(box.shape), "dtype": str(box.dtype), **bounds}
-    return described, {"n": int(action_space.n), "start": int(action_space.start)}
-
-
-def checked_spaces(config: dict[str, Any], path: str | Path) -> tuple[Any, Any]:
-    """This mk_env's spaces for the file's game, once the file is seen to describe the same ones.
-
-    The file's description is compared as JSON and never built, so no size in it is allocated."""
-    options = json.dumps(config["game_options"], sort_keys=True)
-    observation, action = _game_spaces(config["players"], options)
-    if spaces_to_json(observation, action) != (config["observation_space"], config["action_space"]):
-        raise ModelFileError(f"{path}: its observation/action spaces are not those of this mk_env "
-                             f"for its game ({_game_text(config)})")
-    return observation, action
-
-
-@lru_cache(maxsize=16)
-def _game_spaces(players: int, options_json: str) -> tuple[Any, Any]:
-    return game_spaces(players, json.loads(options_json))
-
-
-def policy_kwargs_to_json(policy_kwargs: dict[str, Any]) -> dict[str, Any]:
-    """The policy's keyword arguments with classes replaced by their names (known names only)."""
-    from agents.networks import EXTRACTORS
-    out: dict[str, Any] = {}
-    for key, value in (policy_kwargs or {}).items():
-        if key == "features_extractor_class":
-            names = [n for n, cls in EXTRACTORS.items() if cls is value]
-            if not names:
-                raise ModelFileError(f"feature extractor {value!r} has no --extractor name; "
-                                     f"allowed: {', '.join(EXTRACTORS)}")
-            out["extractor"] = names[0]
-        elif key == "features_extractor_kwargs":
-            out["extractor_kwargs"] = dict(value)
-        elif key == "activation_fn":
-            if value.__name__ not in ACTIVATIONS:
-                raise ModelFileError(f"activation {value.__name__}; allowed: {', '.join(ACTIVATIONS)}")
-            out["activation"] = value.__name__
-        elif key == "net_arch" or key in _BOOL_KWARGS:
-            out[key] = value
-        else:
-            raise ModelFileError(f"policy_kwargs {key!r} cannot be stored safely; allowed: "
-                                 f"features_extractor_class, features_extractor_kwargs, activation_fn, "
-                                 f"net_arch, {', '.join(_BOOL_KWARGS)}")
-    return json.loads(json.dumps(out))  # tuples -> lists, and proof that it is JSON
-
-
-def policy_kwargs_from_json(described: dict[str, Any], path: str | Path) -> dict[str, Any]:
-    """Inverse of :func:`policy_kwargs_to_json`: only known names become classes."""
-    from torch import nn
-
-    from agents.networks import EXTRACTORS
-    out: dict[str, Any] = {}
-    for key, value in described.items():
-        if key == "extractor":
-            if value not in EXTRACTORS:
-                raise ModelFileError(f"{path}: extractor {value!r}; allowed: {', '.join(EXTRACTORS)}")
-            out["features_extractor_class"] = EXTRACTORS[value]
-        elif key == "extractor_kwargs":
-            if not isinstance(value, dict) or not all(_is_size(v) for v in value.values()):
-                raise ModelFileError(f"{path}: extractor_kwargs must map names to whole numbers "
-                                     f"from 1 to {MAX_WIDTH}, got {value!r}")
-            out["features_extractor_kwargs"] = value
-        elif key == "activation":
-            if value not in ACTIVATIONS:
-                raise ModelFileError(f"{path}: activation {value!r}; allowed: {', '.join(ACTIVATIONS)}")
-            out["activation_fn"] = getattr(nn, value)
-        elif key == "net_arch":
-            out["net_arch"] = _check_net_arch(value, path)
-        elif key in _BOOL_KWARGS and isinstance(value, bool):
-            out[key] = value
-        else:
-            raise ModelFileError(f"{path}: policy_kwargs {key!r}={value!r} is not allowed")
-    return out
-
-
-def _check_net_arch(value: Any, path: str | Path) -> Any:
-    layers = value.values() if isinstance(value, dict) else [value]
-    if isinstance(value, dict) and set(value) - {"pi", "vf"}:
-        raise ModelFileError(f"{path}: net_arch keys {sorted(value)}; allowed: pi, vf")
-    if not all(isinstance(sizes, list) and len(sizes) <= MAX_LAYERS and all(map(_is_size, sizes))
-               for sizes in layers):
-        raise ModelFileError(f"{path}: net_arch {value!r} must be lists of at most {MAX_LAYERS} whole "
-                             f"numbers from 1 to {MAX_WIDTH}")
-    return value
-
-
-def _is_size(value: Any) -> bool:
-    """A layer width a file may ask for: a whole number from 1 to :data:`MAX_WIDTH`."""
-    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_WIDTH
-
-
-def hyperparameters(model: Any) -> dict[str, Any]:
-    """PPO's hyperparameters of ``model``; a schedule must be constant (its value is kept)."""
-    out = {}
-    for name in HYPERPARAMETERS:
-        value = getattr(model, name)
-        if callable(value):
-            start, end = float(value(1.0)), float(value(0.0))
-            if start != end:
-                raise ModelFileError(f"{name} is a schedule ({start} -> {end}); only constants can "
-                                     f"be saved in the safe format")
-            value = start
-        out[name] = value
-    return out
-
-
-def _check_hyperparameters(values: dict[str, Any], path: str | Path) -> dict[str, Any]:
-    unknown = set(values) - set(HYPERPARAMETERS)
-    if unknown:
-        raise ModelFileError(f"{path}: unknown hyperparameters {sorted(unknown)}; allowed: "
-                             f"{', '.join(HYPERPARAMETERS)}")
-    for name, value in values.items():
-        if value is not None and not (isinstance(value, (int, float)) and math.isfinite(value)):
-            raise ModelFileError(f"{path}: hyperparameter {name}={value!r} must be a finite number")
-    return values
 
 
 # ================================================================================================
@@ -417,7 +243,7 @@ def load_model(path: str | Path, env: Any, trust: bool = False, tensorboard_log:
     check_layout(config, path)
     if (env.observation_space, env.action_space) != checked_spaces(config, path):
         raise ModelFileError(f"{path}: the env's spaces differ from the model's")
-    settings = {**_check_hyperparameters(dict(config["hyperparameters"]), path), **changes}
+    settings = {**check_hyperparameters(dict(config["hyperparameters"]), path), **changes}
     model = MaskablePPO(POLICY, env, **settings, device="cpu", tensorboard_log=tensorboard_log,
                         verbose=verbose, seed=seed,
                         policy_kwargs=policy_kwargs_from_json(config["policy_kwargs"], path))
@@ -434,7 +260,7 @@ def _build_policy(config: dict[str, Any], path: str | Path) -> Any:
     from sb3_contrib.common.maskable.policies import MaskableMultiInputActorCriticPolicy
     from stable_baselines3.common.utils import ConstantSchedule
     observation, action = checked_spaces(config, path)
-    lr = _check_hyperparameters(dict(config["hyperparameters"]), path).get("learning_rate") or 3e-4
+    lr = check_hyperparameters(dict(config["hyperparameters"]), path).get("learning_rate") or 3e-4
     try:
         return MaskableMultiInputActorCriticPolicy(
             observation, action, ConstantSchedule(lr),
