@@ -1,11 +1,14 @@
 """The component files besides spells: ``tunnels.json``, ``trolls.json``, ``workshops.json`` and
-``great_halls.json``, and the shape helpers they need (orientations, whether tunnel tiles cover a hall)."""
+``great_halls.json``, and whether tunnel tiles can cover a great hall."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from mk_env.rules.content import RESOURCES, TOKEN_KINDS, TROLL_CLANS, GreatHall, TrollCard, TunnelShape, Workshop, WorkshopTrade
+from mk_env.rules.content import (RESOURCES, TOKEN_KINDS, TROLL_CLANS, GreatHall, TrollCard, TunnelShape, Workshop,
+                                  WorkshopTrade)
+
+from mk_env.rules.geometry import orientations
 
 from .fields import LIMITS, PackError, _amounts, _bool, _cells, _dict, _int, _list, _name, _str, _unique
 
@@ -129,23 +132,10 @@ def _load_halls(data: Any, file: str, tunnels: tuple[TunnelShape, ...]) -> tuple
     return tuple(out)
 
 
-def _orientations(cells: tuple[tuple[int, int], ...]) -> set[tuple[tuple[int, int], ...]]:
-    """All rotations and reflections of a shape, each normalised to start at (0, 0) in sorted order."""
-    out = set()
-    pts = list(cells)
-    for _ in range(2):
-        for _ in range(4):
-            pts = [(c, -r) for r, c in pts]
-            r0 = min(r for r, _ in pts)
-            c0 = min(c for _, c in pts)
-            out.add(tuple(sorted((r - r0, c - c0) for r, c in pts)))
-        pts = [(r, -c) for r, c in pts]
-    return out
-
-
 def _tileable(cells: tuple[tuple[int, int], ...], tunnels: tuple[TunnelShape, ...]) -> bool:
     """Whether tiles of at least two tunnel tiles (any orientation, within stack counts) cover ``cells``."""
-    pieces = [(t.count, sorted(_orientations(t.cells))) for t in tunnels if t.size < len(cells)]
+    pieces = [(t.count, sorted(o for o, _, _ in orientations(t.cells, None))) for t in tunnels
+              if t.size < len(cells)]
 
     def solve(left: frozenset, used: tuple[int, ...]) -> bool:
         if not left:

@@ -8,9 +8,10 @@ import math
 from typing import Any
 
 from mk_env.rules.actions import HORDE_BENEATH, HORDE_ROW, HORDE_ROWS, TROLLSMOOT_ROWS
-from mk_env.rules.content import MINERALS, PLAYER_COUNTS, RESOURCES, TOKEN_KINDS, BoardSide, GreatHall, Spell, TunnelShape, Workshop
+from mk_env.rules.content import (MINERALS, PLAYER_COUNTS, RESOURCES, TOKEN_KINDS, BoardSide, GreatHall, Spell,
+                                  TunnelShape, Workshop)
+from mk_env.rules.geometry import orientations
 
-from .cards import _orientations
 from .fields import LIMITS, MANIFEST, PackError, _dict, _int, _list, short_repr
 
 #: Rule keys and the range each may take; the engine reads every one of them (``Game`` and ``ActionLayout``).
@@ -95,8 +96,8 @@ def _check_action_space(boards: dict[str, tuple[str, BoardSide]], tunnels: tuple
     options = max([len(s.params.get("options", ())) for s in spells] + [1])
     fixed = (1 + n_starters * TROLLSMOOT_ROWS[0] + rules["spellbook_size"] + options + len(workshops)
              + n_res + 3 * len(MINERALS) + sum(TROLLSMOOT_ROWS) + sum(HORDE_ROWS) * (1 + sum(TROLLSMOOT_ROWS[1:])))
-    tunnel_orients = sum(len(_orientations(t.cells)) for t in tunnels)
-    hall_orients = sum(len(_orientations(h.cells)) for h in halls)
+    tunnel_orients = sum(len(orientations(t.cells, None)) for t in tunnels)
+    hall_orients = sum(len(orientations(h.cells, None)) for h in halls)
     for name, (rel, board) in boards.items():
         squares = board.height * board.width
         parts = {  # block: (most actions, file, field that sets it)
