@@ -10,6 +10,7 @@ import pytest
 import training.tournament as tour
 from training.cli import main
 from training.ratings import wilson_interval
+from training.tournament_schedule import matches, schedule
 
 AGENTS = ["random", "heuristic"]
 
@@ -23,20 +24,20 @@ def strip(results: dict) -> dict:
 
 
 def test_seats_rotate_with_duplicate_seeds():
-    jobs = tour.schedule(AGENTS, players=4, games=8, seed=1)
+    jobs = schedule(AGENTS, players=4, games=8, seed=1)
     seats = Counter((spec, p) for j in jobs for p, spec in enumerate(j["agents"]))
     assert len(set(seats.values())) == 1 and len(seats) == 8  # each agent each seat equally
     assert jobs[0]["seed"] == jobs[1]["seed"] != jobs[4]["seed"]
     assert jobs[2]["seed"] != jobs[0]["seed"]  # R H R H rotated twice is the same seating
-    two = tour.schedule(AGENTS, players=2, games=4, seed=1)
+    two = schedule(AGENTS, players=2, games=4, seed=1)
     assert two[0]["seed"] == two[1]["seed"] != two[2]["seed"]
     assert [j["agents"] for j in jobs[:2]] == [AGENTS * 2, AGENTS[::-1] * 2]
 
 
 def test_more_agents_than_seats_play_a_round_robin():
-    lineups = tour.matches(["a", "b", "c"], 2)
+    lineups = matches(["a", "b", "c"], 2)
     assert lineups == [("a", "b"), ("a", "c"), ("b", "c")]
-    jobs = tour.schedule(["a", "b", "c"], players=2, games=6, seed=0)
+    jobs = schedule(["a", "b", "c"], players=2, games=6, seed=0)
     assert Counter(tuple(sorted(j["agents"])) for j in jobs) == Counter(
         {("a", "b"): 2, ("a", "c"): 2, ("b", "c"): 2})
 

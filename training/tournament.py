@@ -31,7 +31,6 @@ Outputs in ``OUT``: ``games.jsonl``, ``config.json``, ``results.json`` (``{"agen
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import os
 import sys
@@ -42,14 +41,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from mk_env.env.render import printable
-from mk_env.rules import CATEGORIES
 
 from . import cli
 from .play import make_game, parse_agents, run_game
 from .ratings import balance, summarize
+from .tournament_results import leaderboard, write_charts
+from .tournament_schedule import parse_team, schedule, team_schedule
 from .workers import WorkerDeath, WorkerDied, WorkerPool
 
 DEFAULT_AGENTS = "random,heuristic,mcts:16"
@@ -81,61 +79,8 @@ def play_game(specs: list[str], seed: int, options: dict[str, Any] | None = None
     }
 
 
-# ================================================================================================
-# the schedule
-# ================================================================================================
-def matches(agents: list[str], players: int) -> list[tuple[str, ...]]:
-    """The lineups to play: every combination of ``players`` agents, or the agents cycled."""
-    if len(agents) > players:
-        return list(itertools.combinations(agents, players))
-    return [tuple(agents[i % len(agents)] for i in range(players))]
-
-
-def game_seed(seed: int, block: int, *extra: int) -> int:
-    """The seed shared by the seat rotations of one block."""
-    return int(np.random.SeedSequence([int(seed), int(block), *map(int, extra)]).generate_state(1)[0])
-
-
-def schedule(agents: list[str], players: int, games: int, seed: int) -> list[dict[str, Any]]:
-    """Game ``i``: its seat lineup and seed (rotation ``i % players`` of block ``i // players``)."""
-    lineups = matches(agents, players)
-    out = []
-    for i in range(games):
-        block, rot = divmod(i, players)
-        lineup = lineups[block % len(lineups)]
-        seats = [lineup[(s + rot) % players] for s in range(players)]
-        earlier = [[lineup[(s + r) % players] for s in range(players)] for r in range(rot)]
-        # a rotation that repeats an earlier seating (R H R H) gets its own seed
-        gseed = game_seed(seed, block) if seats not in earlier else game_seed(seed, block, rot)
-        out.append({"index": i, "agents": seats, "seed": gseed})
-    return out
-
-
-def parse_team(entry: str) -> tuple[str, str]:
-    """A team pairing ``A+B`` (or ``A`` for both seats) as the specs of its two seats."""
-    parts = [x.strip() for x in entry.split("+")]
-    if len(parts) == 1:
-        parts = parts * 2
-    if len(parts) != 2 or not all(parts):
-        raise ValueError(f"team pairing {entry!r}: use AGENT or AGENT+AGENT, e.g. heuristic+random")
-    return parts[0], parts[1]
-
-
-def team_schedule(entries: list[str], games: int, seed: int) -> list[dict[str, Any]]:
-    """Game ``i`` of a team tournament: block ``i // 2`` is a match of two pairings, rotation ``i % 2``
-    says which of them is Team 1 (seats 0 and 3); both rotations share one seed."""
-    lineups = list(itertools.combinations(entries, 2)) if len(entries) > 2 else [tuple(entries * 2)[:2]]
-    out = []
-    for i in range(games):
-        block, rot = divmod(i, 2)
-        first, second = lineups[block % len(lineups)][::(-1 if rot else 1)]
-        (a0, a3), (b1, b2) = parse_team(first), parse_team(second)
-        out.append({"index": i, "agents": [a0, b1, b2, a3], "teams": [first, second, second, first],
-                    "seed": game_seed(seed, block) if first != second else game_seed(seed, block, rot)})
-    return out
-
-
 def _run_one(job: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    """Play scheduled game ``job``; its result with its index (and, in a team game, the pairings)."""
     result = play_game(job["agents"], job["seed"], options)
     if "teams" in job:  # rate the pairings: each seat counts for its team
         result = {**result, "seat_agents": result["agents"], "agents": job["teams"]}
@@ -314,58 +259,6 @@ def _pool_games(todo: list[dict], options: dict, workers: int) -> Iterator[dict[
                 fatal = f"{what}, twice; stopped ({len(pool.cancel_pending())} games not started)"
     if fatal:
         raise WorkerDied(fatal)
-
-
-# ================================================================================================
-# reporting
-# ================================================================================================
-def leaderboard(results: dict[str, Any]):
-    """A rich table of the agents, best rating first."""
-    from rich.table import Table
-    from rich.text import Text
-    table = Table(title=f"Leaderboard ({len(results['games'])} games, "
-                        f"{results['config']['players']} players)")
-    for col in ("rank", "agent", "rating mu", "sigma", "win rate", "95% CI", "mean rank",
-                "mean honour"):
-        table.add_column(col, justify="left" if col == "agent" else "right")
-    rows = sorted(results["agents"].items(), key=lambda kv: -kv[1]["rating_mu"])
-    for i, (spec, a) in enumerate(rows):
-        lo, hi = a["win_rate_ci95"]
-        table.add_row(str(i + 1), Text(printable(spec)), f"{a['rating_mu']:.2f}", f"{a['rating_sigma']:.2f}",
-                      f"{a['win_rate']:.1%}", f"{lo:.1%}-{hi:.1%}", f"{a['mean_rank']:.2f}",
-                      f"{a['mean_honour']:.1f}")
-    return table
-
-
-def write_charts(results: dict[str, Any], out: Path) -> list[Path]:
-    """ratings.png (mu with 2-sigma bars) and scores.png (mean honour by scoring category)."""
-    from matplotlib.figure import Figure  # object API: leaves the caller's backend alone
-    agents = sorted(results["agents"], key=lambda a: -results["agents"][a]["rating_mu"])
-    stats = [results["agents"][a] for a in agents]
-    paths = []
-    fig = Figure(figsize=(max(4, 1.4 * len(agents)), 3.5))
-    ax = fig.subplots()
-    ax.bar(agents, [s["rating_mu"] for s in stats], yerr=[2 * s["rating_sigma"] for s in stats],
-           capsize=4, color="#5b7fa6")
-    ax.set_ylabel("openskill mu (bars: 2 sigma)")
-    ax.set_title("Ratings")
-    fig.tight_layout()
-    paths.append(out / "ratings.png")
-    fig.savefig(paths[-1], dpi=100)
-    fig = Figure(figsize=(max(4, 1.4 * len(agents)), 3.5))
-    ax = fig.subplots()
-    bottom = np.zeros(len(agents))
-    for c in CATEGORIES:
-        vals = np.array([s["honour_breakdown"][c] for s in stats])
-        ax.bar(agents, vals, bottom=bottom, label=c)
-        bottom += vals
-    ax.set_ylabel("mean honour per game")
-    ax.set_title("Where honour comes from")
-    ax.legend(fontsize=7, loc="upper left")
-    fig.tight_layout()
-    paths.append(out / "scores.png")
-    fig.savefig(paths[-1], dpi=100)
-    return paths
 
 
 def _cmd(args: argparse.Namespace) -> int:
