@@ -121,6 +121,8 @@ def test_wilson_interval():
     lo, hi = wilson_interval(9, 10)
     assert lo == pytest.approx(0.596, abs=1e-3) and hi == pytest.approx(0.982, abs=1e-3)
     assert wilson_interval(0, 0) == (0.0, 1.0)
+    lo, hi = wilson_interval(180, 200)  # brackets the rate, narrower with more games
+    assert lo < 0.9 < hi and 0.85 < lo
 
 
 def test_tournament_cli_prints_a_leaderboard(tmp_path, capsys):

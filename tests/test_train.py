@@ -16,7 +16,7 @@ pytest.importorskip("sb3_contrib", reason="training needs the [train] extra (sb3
 
 from agents.policy_file import load_policy, read_config  # noqa: E402
 from training.cli import main  # noqa: E402
-from training.evaluate import evaluate_against, wilson  # noqa: E402
+from training.evaluate import evaluate_against  # noqa: E402
 from training.selfplay import (OpponentPool, PolicyOpponent, SelfPlayWrapper,  # noqa: E402
                                parse_opponents)
 from training.train import checkpoints, read_eval, train  # noqa: E402
@@ -184,11 +184,6 @@ def test_the_self_play_wrapper_redraws_opponents_at_each_reset(tmp_path):
         seen.add(tuple(info["opponents"]))
         assert env.action_masks().any()
     assert seen == {("random",), ("heuristic",)}
-
-
-def test_wilson_interval_brackets_the_rate():
-    lo, hi = wilson(180, 200)
-    assert lo < 0.9 < hi and 0.85 < lo
 
 
 def test_shipped_default_checkpoint_plays_and_beats_random():

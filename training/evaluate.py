@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -22,17 +21,9 @@ from typing import Any
 
 import numpy as np
 
+from .ratings import wilson_interval
+
 DEFAULT_GAUNTLET = ("random", "heuristic")
-
-
-def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson 95% interval of a win rate."""
-    if games == 0:
-        return (0.0, 1.0)
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def evaluate_against(model: Any, opponent: str, games: int, players: int = 2, seed: int = 0,
@@ -60,7 +51,7 @@ def evaluate_against(model: Any, opponent: str, games: int, players: int = 2, se
         honour.append(state.score_breakdown(seat)["total"])
         opp_honour.append(np.mean([state.score_breakdown(p)["total"] for p in range(players)
                                    if p != seat]))
-    lo, hi = wilson(wins, games)
+    lo, hi = wilson_interval(wins, games)
     return {"opponent": opponent, "games": games, "wins": wins, "win_rate": wins / games,
             "win_rate_ci95": [lo, hi], "mean_honour": float(np.mean(honour)),
             "opponent_mean_honour": float(np.mean(opp_honour)),
