@@ -6,7 +6,7 @@ last axis (the board: along its first, one channel per entry). From :data:`PARTS
 :class:`~mk_env.env.observation.Observer` derives everything that used to be written by hand in
 several places that had to agree: each array's shape and entry names (the docs tables and the layout
 fingerprint), each feature's offset (``observer.at["players"].acting``: the index or slice its fill
-function writes), the count scales, and each memo's key (:func:`memo_key`: the bytes of exactly the
+function writes), the count scales, and each memo's key (:func:`memo_keys`: the bytes of exactly the
 fields its features read, so a feature cannot be filled from a field its memo does not watch;
 ``tests/env/test_memo_keys.py`` records the fields each fill reads and checks them against these
 declarations).
@@ -270,17 +270,29 @@ def memo_reads(memo: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def memo_key(reads: tuple[str, ...]) -> Callable[[Any], tuple]:
-    """A function of a state giving the key of a memo that reads ``reads``: an array field's bytes, a
-    plain field's value (a list as a tuple), a ``"<field>:len"`` read its length(s). Built once as
-    the code one would write by hand (``lambda st: (st.kind.tobytes(), ...)``), so it costs no more."""
-    return eval(f"lambda st: ({''.join(_key_expression(r) + ', ' for r in reads)})")  # noqa: S307 - names checked
+def memo_keys(reads: dict[str, tuple[str, ...]], game: Any) -> Callable[[Any], tuple[tuple, ...]]:
+    """A function of a state of ``game`` giving the key of each memo group of ``reads`` (group -> the
+    fields it reads), in that order: an array field's bytes, a plain field's value (a list as a tuple),
+    a ``"<field>:len"`` read its length(s). Built once per observer as the code one would write by hand,
+    each field's bytes taken once however many keys hold them, so it costs no more than inline keys."""
+    local: dict[str, str] = {}  # read -> the local variable holding its value
+    lines = ["def memo_keys(st):"]
+    for group_reads in reads.values():
+        for read in group_reads:
+            if read not in local:
+                local[read] = f"k{len(local)}"
+                lines.append(f"    {local[read]} = {_key_expression(read, game)}")
+    keys = "".join("(" + "".join(local[r] + ", " for r in group_reads) + "), " for group_reads in reads.values())
+    lines.append(f"    return ({keys})")
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), namespace)  # noqa: S102 - built from checked field names only
+    return namespace["memo_keys"]
 
 
-def _key_expression(read: str) -> str:
+def _key_expression(read: str, game: Any) -> str:
     """The expression of one read in a memo key, by the field's kind (:data:`mk_env.rules.fields.FIELDS`)."""
     name, _, how = read.partition(":")
-    kind = _FIELD_KINDS.get(name)
+    kind = _FIELDS[name].kind if name in _FIELDS else None
     if kind is None or how not in ("", "len") or (how and kind not in (INTS, LISTS)):
         raise ValueError(f"an observation feature reads {read!r}: not a field of the state "
                          "(mk_env.rules.fields.FIELDS), or ':len' of a field that is not a list")
@@ -288,9 +300,11 @@ def _key_expression(read: str) -> str:
         return f"st.{name}.tobytes()"
     if kind == INTS:
         return f"len(st.{name})" if how else f"tuple(st.{name})"
+    if kind == LISTS and how:  # the game fixes the number of lists: one len() each, unrolled
+        return "(" + "".join(f"len(st.{name}[{i}]), " for i in range(_FIELDS[name].shape(game)[0])) + ")"
     if kind == LISTS:
-        return f"tuple(map(len, st.{name}))" if how else f"tuple(map(tuple, st.{name}))"
+        return f"tuple(map(tuple, st.{name}))"
     return f"st.{name}"  # an int, a bool, the (immutable) Pending record
 
 
-_FIELD_KINDS = {f.name: f.kind for f in FIELDS}
+_FIELDS = {f.name: f for f in FIELDS}

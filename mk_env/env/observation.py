@@ -34,13 +34,13 @@ from gymnasium import spaces
 from mk_env.rules import RESOURCES, Game, GameState
 from mk_env.rules.actions import HORDE_BENEATH
 
-from .features import BOARD, MEMO_FILLS, PARTS, memo_key, own_reads
+from .features import BOARD, PARTS, memo_keys, own_reads
 from .observation_fill import FeatureFills
 
 _F32 = np.float32
-#: memo group -> the function of a state giving its key (the fields its features read); the same for
-#: every game, built once (module level: observers stay picklable)
-_KEYS = {memo: memo_key(own_reads(memo)) for memo in MEMO_FILLS if memo != "call"}
+#: the memo groups (mk_env.env.features.MEMO_FILLS but "call"), in the order _template unpacks their keys
+MEMO_GROUPS = ("board", "horde", "smoot_cards", "smoot_tokens", "players_slow", "players", "spellbook", "supply",
+               "track")
 
 
 @dataclass(frozen=True)
@@ -90,6 +90,10 @@ class Observer(FeatureFills):
         self.flat_space = spaces.Box(0.0, 1.0, (self.size,), _F32)
         self._init_buffers()
         self._init_global_state()
+
+    def __reduce__(self) -> tuple:
+        """An observer pickles as its game (its buffers are caches; its key function is generated)."""
+        return Observer, (self.game,)
 
     # -- the layout, derived from the declarations (mk_env.env.features) ----------------------------
     def _init_layout(self) -> None:
@@ -181,7 +185,8 @@ class Observer(FeatureFills):
         """Per player a template (one array per field) keeps the memoised parts; ``encode`` copies
         it and fills the parts that change at nearly every decision. Parts that are the same for
         every observer up to the order of the player rows are kept once, in seat order, in shared
-        buffers (:meth:`_shared`), and each observer's template is refreshed from them."""
+        buffers (refilled by :func:`_refill` when their key changed, by any observer), and each observer's
+        template is refreshed from them."""
         self._templates = [np.zeros(self.size, _F32) for _ in range(self.n)]
         # (key, slice, shape or None for a vector): views cost a slice, and a reshape only where needed
         self._view_specs = [(k, slice(a, b), shape if len(shape) > 1 else None)
@@ -200,17 +205,8 @@ class Observer(FeatureFills):
             for name, field in (("horde", "horde"), ("spellbook", "spellbook"), ("smoot_cards", "trollsmoots"),
                                 ("smoot_tokens", "trollsmoots"), ("players", "players"), ("supply", "supply"))}
         self._shared_parts["smoot_tokens"][0] = self._shared_parts["smoot_cards"][0]  # one buffer, two keys
-
-    def _shared(self, name: str, key: object, fill: Callable[..., None], *args: object) -> int:
-        """Refill the shared part ``name`` by ``fill(*args, buffer)`` if ``key`` (the bytes it reads)
-        changed since it was last filled, by any observer; returns its generation (bumped on each
-        fill)."""
-        part = self._shared_parts[name]
-        if part[1] != key:
-            fill(*args, part[0])
-            part[1] = key
-            part[2] += 1
-        return part[2]
+        #: a state -> the key of each memo group of MEMO_GROUPS (the fields its features read)
+        self._memo_keys = memo_keys({group: own_reads(group) for group in MEMO_GROUPS}, self.game)
 
     def encode(self, st: GameState, player: int) -> dict[str, np.ndarray]:
         """The observation of ``player`` (fresh arrays; the caller may keep them): views, in the
@@ -250,50 +246,69 @@ class Observer(FeatureFills):
 
     def _template(self, st: GameState, player: int) -> np.ndarray:
         """Refresh ``player``'s template (the memoised parts) from ``st``; returns its flat buffer.
-        Each memo's key is built from the state fields its features declare (``_KEYS``)."""
+        Each memo's key holds the state fields its features declare (``self._memo_keys``)."""
         order = self.orders[player]
         seen = self._keys[player]
         tv = self._template_views[player]
-        keys = _KEYS
-        key = keys["board"](st)
-        if seen.get("board") != key:
-            if self._board_key != key:  # the seat-independent channels, shared by all observers
+        (board, horde, smoot_cards, smoot_tokens, players_slow, players, spellbook, supply,
+         track) = self._memo_keys(st)
+        if seen.get("board") != board:
+            if self._board_key != board:  # the seat-independent channels, shared by all observers
                 self._board_common(st, self._board_shared)
-                self._board_key = key
+                self._board_key = board
             self._board_networks(st, order, tv["board"], self._board_shared)
-            seen["board"] = key
-        gen = self._shared("horde", keys["horde"](st), self._horde, st)
-        if seen.get("horde") != gen:
-            np.copyto(tv["horde"], self._shared_parts["horde"][0])
-            seen["horde"] = gen
-        gen = self._shared("spellbook", keys["spellbook"](st), self._spellbook, st)
-        if seen.get("spellbook") != gen:
-            np.copyto(tv["spellbook"], self._shared_parts["spellbook"][0])
-            seen["spellbook"] = gen
-        gen = (self._shared("smoot_cards", keys["smoot_cards"](st), self._trollsmoot_cards, st),
-               self._shared("smoot_tokens", keys["smoot_tokens"](st), self._trollsmoot_tokens, st))
+            seen["board"] = board
+        shared = self._shared_parts  # each: [buffer (seat order), the key it was filled from, generation]
+        part = shared["horde"]
+        if part[1] != horde:
+            _refill(part, horde, self._horde, st)
+        if seen.get("horde") != part[2]:
+            np.copyto(tv["horde"], part[0])
+            seen["horde"] = part[2]
+        part = shared["spellbook"]
+        if part[1] != spellbook:
+            _refill(part, spellbook, self._spellbook, st)
+        if seen.get("spellbook") != part[2]:
+            np.copyto(tv["spellbook"], part[0])
+            seen["spellbook"] = part[2]
+        part, tokens = shared["smoot_cards"], shared["smoot_tokens"]  # one buffer, two keys
+        if part[1] != smoot_cards:
+            _refill(part, smoot_cards, self._trollsmoot_cards, st)
+        if tokens[1] != smoot_tokens:
+            _refill(tokens, smoot_tokens, self._trollsmoot_tokens, st)
+        gen = (part[2], tokens[2])
         if seen.get("trollsmoots") != gen:
-            self._shared_parts["smoot_cards"][0].take(order, axis=0, out=tv["trollsmoots"])
+            part[0].take(order, axis=0, out=tv["trollsmoots"])
             seen["trollsmoots"] = gen
         # the players part: columns that change with scores, trolls and placements (rarely), and
         # those that change with tokens, storage and the acting seat (nearly every decision)
-        slow = keys["players_slow"](st)
-        gen = self._shared("players", (slow, keys["players"](st)), self._players, st, slow)
-        if seen.get("players") != gen:
+        part, key = shared["players"], (players_slow, players)
+        if part[1] != key:
+            _refill(part, key, self._players, st, players_slow)
+        if seen.get("players") != part[2]:
             out = tv["players"]
-            self._shared_parts["players"][0].take(order, axis=0, out=out)
+            part[0].take(order, axis=0, out=out)
             out[:, self._mate_column] = self.mate_flags[player]
-            seen["players"] = gen
-        key = keys["track"](st)
-        if seen.get("track") != key:
+            seen["players"] = part[2]
+        if seen.get("track") != track:
             self._track(st, order, tv["pedestal_track"])
-            seen["track"] = key
+            seen["track"] = track
         # the supplies but the resource piles (which change at most decisions: _fill_per_call)
-        gen = self._shared("supply", keys["supply"](st), self._supply, st)
-        if seen.get("supply") != gen:
-            np.copyto(tv["supply"], self._shared_parts["supply"][0])
-            seen["supply"] = gen
+        part = shared["supply"]
+        if part[1] != supply:
+            _refill(part, supply, self._supply, st)
+        if seen.get("supply") != part[2]:
+            np.copyto(tv["supply"], part[0])
+            seen["supply"] = part[2]
         return self._templates[player]
+
+
+def _refill(part: list, key: object, fill: Callable[..., None], *args: object) -> None:
+    """Refill a shared part ``[buffer, key, generation]`` by ``fill(*args, buffer)`` from a state whose
+    memo key is ``key``, and bump its generation (so each observer copies it again)."""
+    fill(*args, part[0])
+    part[1] = key
+    part[2] += 1
 
 
 def _views(flat: np.ndarray, specs: list[tuple[str, slice, tuple[int, ...] | None]]) -> dict[str, np.ndarray]:

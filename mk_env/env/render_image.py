@@ -165,7 +165,7 @@ def _token_dots(draw, counts: Sequence[int], x: int, y: int, width: int) -> None
 
 def _draw_card_box(draw, state: GameState, card: int, box: list[int], held: Sequence[int] | None,
                    pedestal: int = -1) -> None:
-    x, y, x1, y1 = box
+    x, y, x1, _ = box
     if card < 0:
         draw.rectangle(box, outline=(170, 165, 155))
         return

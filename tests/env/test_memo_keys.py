@@ -17,7 +17,7 @@ import pytest
 
 from mk_env.env import features
 from mk_env.env.features import MEMO_FILLS, memo_reads
-from mk_env.env.observation import Observer
+from mk_env.env.observation import MEMO_GROUPS, Observer
 from mk_env.rules import Game, GameState
 from mk_env.rules.fields import FIELD_NAMES
 
@@ -102,8 +102,10 @@ def reads(states) -> dict[str, set[str]]:
 
 
 def test_every_memo_group_is_filled_and_read(reads):
-    """The games reach every fill method (so the check below sees what each reads)."""
+    """The games reach every fill method (so the check below sees what each reads), and the observer
+    builds a key for every memo group."""
     assert set(reads) == set(MEMO_FILLS)
+    assert set(MEMO_GROUPS) == set(MEMO_FILLS) - {"call"}
 
 
 def test_each_observation_memo_key_holds_every_field_its_fill_reads(reads):
@@ -139,6 +141,6 @@ def test_a_key_missing_a_read_field_is_caught(reads, monkeypatch, part, feature,
 
 def test_a_read_that_is_not_a_state_field_is_refused():
     with pytest.raises(ValueError, match="not a field of the state"):
-        features.memo_key(("storage", "stroage"))
+        features.memo_keys({"players": ("storage", "stroage")}, Game(2))
     with pytest.raises(ValueError, match="':len' of a field that is not a list"):
-        features.memo_key(("storage:len",))
+        features.memo_keys({"players": ("storage:len",)}, Game(2))
