@@ -167,6 +167,14 @@ def test_an_entry_point_that_cannot_load_names_the_kind(registry, entry, words):
         registry.make_agent("broken")
 
 
+def test_a_missing_dependency_inside_an_agent_module_is_not_hidden(registry, tmp_path, monkeypatch):
+    (tmp_path / "needs_more.py").write_text("import no_such_dependency_of_this_agent\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry.register_agent("needy", "needs_more:from_spec", "help")
+    with pytest.raises(ModuleNotFoundError, match="no_such_dependency_of_this_agent"):
+        registry.make_agent("needy")
+
+
 def test_installed_entry_points_add_kinds(registry, monkeypatch):
     from importlib import metadata
     eps = [metadata.EntryPoint("uniform", "agents.random_agent:from_spec", registry.ENTRY_POINT_GROUP),
