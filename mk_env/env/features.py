@@ -56,6 +56,9 @@ class Feature:
     entries: Of = ()  # the entry names (empty: one entry called ``name``)
     scale: Of | float | None = None  # players and supply: the multiplier(s) turning its counts into [0, 1]
     meaning: Of | str = ""  # board channels: what a 1 means (one string per entry, or one for all)
+    #: players_slow and supply: how it is filled, when no fill method writes it by name: its counts
+    #: (before ``scale``) from the state and the observer, one row per seat in the players part
+    count: Callable[[Any, Observer], Any] | None = None
 
     def entry_names(self, ob: Observer) -> tuple[str, ...]:
         names = _of(self.entries, ob)

@@ -122,6 +122,15 @@ class Observer(FeatureFills):
         self._supply_scale_resources = self.supply_scale[self.at["supply"].supply]
         self._at_supply_piles = self.at["supply"].supply
         self._at_players, self._at_turn = self.at["players"], self.at["turn"]
+        # features filled by their declared count (players_slow and supply): (offset, count) each
+        self._counted = {group: [(getattr(self.at[p.key], f.name), f.count) for p in PARTS for f in p.features
+                                 if f.memo == group and f.count is not None]
+                         for group in ("players_slow", "supply")}
+        for p in PARTS:
+            for f in p.features:
+                if f.count is not None and f.memo not in self._counted:
+                    raise ValueError(f"observation feature {p.key}.{f.name}: a declared count fills only the "
+                                     f"memo groups {sorted(self._counted)}, not {f.memo!r}; write it in a fill method")
         self._mate_column = self._at_players.teammate
 
     def _scales(self, key: str) -> np.ndarray:

@@ -202,6 +202,8 @@ class FeatureFills:
         self.troll_count_level.take(st.smoot, axis=0, mode="wrap").sum(axis=1, out=c[:, at.trolls])
         np.greater_equal(st.gate_sq, 0, out=c[:, at.gate_placed])
         c[:, at.draft_placed] = st.draft_placed
+        for column, count in self._counted["players_slow"]:
+            c[:, column] = count(st, self)
 
     def _spellbook(self, st: GameState, out: np.ndarray) -> None:
         """Fill ``out``: per spellbook position the spell (one-hot), present, runes / runes to
@@ -224,6 +226,8 @@ class FeatureFills:
         out[at.deck] = (len(d[0]), len(d[1]), len(d[2]))
         out[at.spell_deck] = len(st.spell_deck)
         out[at.coronation_tokens] = len(st.coronation_left)
+        for entries, count in self._counted["supply"]:
+            out[entries] = count(st, self)
         out *= self.supply_scale
 
     def _track(self, st: GameState, order: np.ndarray, out: np.ndarray) -> None:
