@@ -6,26 +6,21 @@ from __future__ import annotations
 import pytest
 
 from mk_env.env import aec
-from mk_env.env.version import ENV_NAME, ENV_VERSION, layout_fingerprint
+from mk_env.env.version import ENV_NAME, ENV_VERSION, PINNED_LAYOUTS, VERSION_HISTORY, layout_fingerprint
 from mk_env.rules import ConfigError, Game
 
-#: ENV_VERSION -> {(players, board side): layout fingerprint}; add a row when the version is bumped
-PINNED = {
-    0: {(2, "winter"): "b2f49509c7c29c00", (2, "autumn"): "33b3b1b18be41259",
-        (3, "autumn"): "25ccd7548c176a8a", (4, "winter"): "c13808e8840263a6",
-        (5, "winter"): "c9bd0e05c537da35"},
-}
+PINNED = PINNED_LAYOUTS
 
 BUMP = ("the observation or action layout of {config} changed (fingerprint {got}, pinned {want} for "
         "v{version}). Any change to observations, actions, rules or rewards is a new environment "
-        "version: bump ENV_VERSION in mk_env/env/version.py, add a line to the Version history of the "
-        "mk_env/env/env_doc.py (then python -m mk_env.env.docs > docs/environment.md), and pin "
-        "the new fingerprints in PINNED here under the new version. A refactor or a speed-up must "
-        "leave them unchanged.")
+        "version: in mk_env/env/version.py bump ENV_VERSION, add its line to VERSION_HISTORY and pin "
+        "the new fingerprints in PINNED_LAYOUTS (then python -m mk_env.env.docs > docs/environment.md). "
+        "A refactor or a speed-up must leave them unchanged.")
 
 
 def test_the_current_version_has_pinned_layouts():
-    assert ENV_VERSION in PINNED, f"pin the layouts of v{ENV_VERSION} in PINNED (tests/test_env_version.py)"
+    assert ENV_VERSION in PINNED, f"pin the layouts of v{ENV_VERSION} in PINNED_LAYOUTS (mk_env/env/version.py)"
+    assert max(VERSION_HISTORY) == ENV_VERSION, "add the current version's line to VERSION_HISTORY"
     assert ENV_NAME == f"mountain_king_v{ENV_VERSION}"
 
 

@@ -2,11 +2,14 @@
 
 PettingZoo's convention is that the env module's docstring documents the environment; the text
 lives here so that :mod:`mk_env.env.aec` stays short, and ``aec`` sets its ``__doc__`` to
-:data:`PAGE`. ``python -m mk_env.env.docs > docs/environment.md`` writes the page (with the
-generated tables); ``python -m mk_env.env.docs --update-docstring`` rewrites the tables below.
+:data:`PAGE` (the text below with the Version history's list from :mod:`mk_env.env.version`).
+``python -m mk_env.env.docs > docs/environment.md`` writes the page (with the generated tables);
+``python -m mk_env.env.docs --update-docstring`` rewrites the tables below.
 """
 
-PAGE = r"""# In the Hall of the Mountain King: the PettingZoo environment
+from .version import version_lines
+
+_TEXT = r"""# In the Hall of the Mountain King: the PettingZoo environment
 
 | | |
 |---|---|
@@ -302,12 +305,14 @@ or `"human"` (a window); drawing lives in `mk_env/env/render.py` (text) and `ren
 
 The rule (PettingZoo's and pgx's): any change to the observations, the actions, the rules or the
 rewards bumps the version (`mountain_king_v0` -> `mountain_king_v1`, `ENV_VERSION` in
-`mk_env/env/version.py`) and adds a line here; a refactor or a speed-up does not. The observation
-and action layouts of the default configurations are pinned to the version by
-`tests/test_env_version.py`, and checkpoints record `layout_fingerprint(game)`, so a policy trained
-on another layout gets a clear error instead of silent nonsense.
+`mk_env/env/version.py`), adds its line below (`VERSION_HISTORY`) and pins the new layouts
+(`PINNED_LAYOUTS`), all in `mk_env/env/version.py`; a refactor or a speed-up does not.
+`tests/test_env_version.py` checks the observation and action layouts of the default configurations
+against the pins, and checkpoints record `layout_fingerprint(game)`, so a policy trained on another
+layout gets a clear error instead of silent nonsense.
 
-* v0 (mk_env 0.1.0): first release. Later additions that change no layout: the `"flat"` and
-  `"rllib"` observation styles, `state()`, the illegal-move warning and counts, the team in the
-  final infos.
+<!-- versions -->
 """
+
+#: the page: the text above with the Version history's list from :mod:`mk_env.env.version`
+PAGE = _TEXT.replace("<!-- versions -->", version_lines())
