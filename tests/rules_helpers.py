@@ -7,7 +7,7 @@ import dataclasses
 import numpy as np
 
 from mk_env.rules import Game, load_pack
-from mk_env.rules import turn
+from mk_env.rules.board import place_tile
 from mk_env.rules.content import RESOURCES, TOKEN_KINDS
 from mk_env.rules.pack import parse_board
 
@@ -110,7 +110,7 @@ def hold(st, p: int, slot: int, **amounts: int) -> None:
 
 def place_tunnel(st, cells: list[tuple[int, int]], shape: int = 0) -> None:
     """Lay a tunnel tile on the board directly (to build a position), updating the networks."""
-    turn.place_tile(st, np.array([st.game.geo.sq(r, c) for r, c in cells]), 2, shape)
+    place_tile(st, np.array([st.game.geo.sq(r, c) for r, c in cells]), 2, shape)
     st.invalidate_caches()
 
 

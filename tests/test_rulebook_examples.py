@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mk_env.rules import IllegalActionError, Phase, turn
+from mk_env.rules import IllegalActionError, Phase
+from mk_env.rules.board import recompute_networks
+from mk_env.rules.great_halls import apply_hall
 from mk_env.rules import economy as eco
 from mk_env.rules.content import CART, COIN, HAMMER, HEARTSTONE, IRON, RUNE, STONE, TOKEN_KINDS
 from rules_helpers import (act, blocks, empty_handed, give, hold, place_tunnel, placement,
@@ -181,7 +183,7 @@ def test_toolforge_with_three_open_entrances(game, st):
     place_tunnel(st, [(5, 0)], shape=-1)
     st.kind[sq(game, 5, 0)] = 1
     place_tunnel(st, [(5, 1), (4, 1), (5, 2)], shape=1)
-    turn.recompute_networks(st)
+    recompute_networks(st)
     give(st, 0, heartstone=4)
     st.invalidate_caches()
     assert st.reach[0, sq(game, 3, 2)] and st.reach[1, sq(game, 4, 1)] and st.reach[1, sq(game, 5, 2)]
@@ -321,7 +323,7 @@ def test_final_scoring_example(game, st):
     place_tunnel(st, [(1, 6), (2, 6)], shape=0)
     a = placement(game, "Shaman's Chamber", [(1, 5), (1, 6), (2, 5), (2, 6)], halls=True)
     st.current = 0
-    turn._on_hall(st, 0, a)
+    apply_hall(st, 0, a)
     altar_a = int(st.hall_altar[halls.index("Shaman's Chamber")])
     off_altar = next(s for s in (sq(game, 1, 5), sq(game, 1, 6), sq(game, 2, 5), sq(game, 2, 6)) if s != altar_a)
     st.statue[off_altar] = ICE
@@ -331,7 +333,7 @@ def test_final_scoring_example(game, st):
     b_cells = [(3, 4), (3, 5), (3, 6), (4, 4), (4, 5), (4, 6)]
     place_tunnel(st, [(3, 4), (3, 5), (3, 6)], shape=2)
     place_tunnel(st, [(4, 4), (4, 5), (4, 6)], shape=2)
-    turn._on_hall(st, 0, placement(game, "The Trove", b_cells, halls=True))
+    apply_hall(st, 0, placement(game, "The Trove", b_cells, halls=True))
     st.statue[int(st.hall_altar[halls.index("The Trove")])] = MOON
     # statues: Fire on a Fire pedestal in the yellow tier (20), Ice in the yellow tier (10), Fire on a
     # Fire pedestal in the gray tier (8), each in its own tunnel

@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mk_env.rules import Game, IllegalActionError, Phase, turn
+from mk_env.rules import Game, IllegalActionError, Phase
+from mk_env.rules.chance import refill
+from mk_env.rules.statues import statue_destinations
 from mk_env.rules import economy as eco
 from mk_env.rules.actions import HORDE_ROW
 from mk_env.rules.content import CART, COIN, IRON, STONE
@@ -213,7 +215,7 @@ def test_running_out_of_trolls_draws_from_the_next_level(game, st):
     st2 = after_setup(game, seed=4)
     st2.decks[2], st2.decks[1] = [], []
     st2.deck_unseen[2] = st2.deck_unseen[1] = 0
-    turn._refill(st2, 9)
+    refill(st2, 9)
     assert game.card_level[st2.horde[9]] == 1  # next-lower when nothing is higher
 
 
@@ -279,7 +281,7 @@ def test_no_statue_moves_through_workshops_or_onto_occupied_squares(game, st):
     place_tunnel(st, [(1, 5), (2, 5)], shape=0)
     st.statue[game.geo.sq(0, 5)] = 0
     st.statue[game.geo.sq(2, 5)] = 1
-    dests = turn.statue_destinations(st, 0, game.geo.sq(0, 5))
+    dests = statue_destinations(st, 0, game.geo.sq(0, 5))
     assert game.geo.sq(2, 5) not in dests and game.geo.sq(1, 5) in dests
 
 

@@ -12,7 +12,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
-from mk_env.rules import Game, GameState, IllegalActionError
+from mk_env.rules import Game, GameState, IllegalActionError, Phase, scoring
 from mk_env.rules.errors import ActionTypeError, action_number
 
 from .env_doc import PAGE
@@ -150,7 +150,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.game_state: GameState | None = None
         self._last_totals: list[int] = []
         self._rewards_cleared = False  # every entry of self.rewards is 0 since the last clear
-        self._game_over = self.game.rules.GAME_OVER
+        self._game_over = int(Phase.GAME_OVER)
         self._illegal_counts = dict.fromkeys(self.possible_agents, 0)  # games lost by an illegal action
         self._warned = False  # the first illegal action has been reported by a warning
         self._team_info = self._teams()
@@ -257,7 +257,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         st = self.game_state
         breakdowns = [st.score_breakdown(p) for p in range(st.num_players)]
         final_totals = [b["total"] for b in breakdowns]
-        ranks = st.game.scoring.ranks(st, final_totals)
+        ranks = scoring.ranks(st, final_totals)
         final = final_rewards(st, self.reward_scheme, final_totals, ranks)
         for p, a in enumerate(self.possible_agents):
             self.rewards[a] += final[p]

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from mk_env.rules import GameState
+from mk_env.rules import GameState, scoring
 
 REWARD_SCHEMES = ("win", "margin", "dense")
 SCALE = 100.0  # honour points per unit of reward in "margin" and "dense"
@@ -40,4 +40,4 @@ def final_rewards(state: GameState, reward: str, totals_now: list[int] | None = 
             others = [t[q] for q in range(state.num_players) if q not in mates[p]]
             out.append((t[p] - max(others)) / SCALE if others else 0.0)
         return out
-    return [float(x) for x in state.game.scoring.returns(state, ranks)]
+    return [float(x) for x in scoring.returns(state, ranks)]

@@ -29,6 +29,8 @@ TOKEN_KINDS: tuple[str, ...] = RESOURCES + ("cart_fire", "cart_ice", "cart_moon"
 CLAN_CART0 = 7
 N_RESOURCES = len(RESOURCES)
 N_TOKEN_KINDS = len(TOKEN_KINDS)
+#: the resource each token kind counts as (clan carts are carts): the one place this mapping is written
+TOKEN_RESOURCE: tuple[int, ...] = tuple(CART if k >= CLAN_CART0 else k for k in range(N_TOKEN_KINDS))
 N_CLANS = len(CLANS)
 N_TIERS = 5
 TIER_NAMES: tuple[str, ...] = ("dark gray", "gray", "brown", "orange", "yellow")

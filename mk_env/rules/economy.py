@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .actions import N_SMOOT, SMOOT_CONE
-from .content import CART, CLAN_CART0, N_RESOURCES, N_TOKEN_KINDS
+from .content import CART, CLAN_CART0, N_RESOURCES, N_TOKEN_KINDS, TOKEN_RESOURCE
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -30,7 +30,7 @@ _PAY_KINDS[CART] = [CLAN_CART0, CLAN_CART0 + 1, CLAN_CART0 + 2, CART]
 _TOKEN_RESOURCE = np.zeros((N_SMOOT * N_TOKEN_KINDS, N_RESOURCES), np.int32)
 for _slot in range(N_SMOOT):
     for _kind in range(N_TOKEN_KINDS):
-        _TOKEN_RESOURCE[_slot * N_TOKEN_KINDS + _kind, CART if _kind >= CLAN_CART0 else _kind] = 1
+        _TOKEN_RESOURCE[_slot * N_TOKEN_KINDS + _kind, TOKEN_RESOURCE[_kind]] = 1
 
 
 def owned(state: GameState, p: int) -> np.ndarray:
@@ -130,7 +130,7 @@ def activate_slots(state: GameState, p: int, slots) -> None:
         for kind, shown in enumerate(symbol_rows[card]):
             missing = shown - held[kind]
             if missing > 0:
-                res = CART if kind >= CLAN_CART0 else kind
+                res = TOKEN_RESOURCE[kind]
                 got = min(missing, supply[res])
                 if got > 0:
                     supply[res] -= got
@@ -142,13 +142,18 @@ def activate_slots(state: GameState, p: int, slots) -> None:
             tokens[s] = rows[s]
 
 
-def empty_trolls_into_storage(state: GameState, p: int) -> None:
-    """Move every token from p's trolls into storage (clan carts become wild), for final scoring."""
-    held = state.tokens[p].sum(axis=0)
-    s = state.game.storage_of[p]
-    state.storage[s, :N_RESOURCES] += held[:N_RESOURCES]
-    state.storage[s, CART] += held[CLAN_CART0:].sum()
-    state.tokens[p] = 0
+def as_resources(held: np.ndarray) -> np.ndarray:
+    """Token counts by kind (the last axis) as resource counts: clan carts count as carts."""
+    out = held[..., :N_RESOURCES].astype(np.int64)
+    out[..., CART] += held[..., CLAN_CART0:].sum(axis=-1)
+    return out
+
+
+def return_troll_tokens(state: GameState, p: int, slot: int) -> None:
+    """Every token p's troll in ``slot`` holds back to the supply (clan carts as carts)."""
+    held = state.tokens[p, slot]
+    state.supply += as_resources(held).astype(state.supply.dtype)
+    held[:] = 0
 
 
 def best_leftover_sets(counts, set_size: int = 3, rate: int = 4) -> int:

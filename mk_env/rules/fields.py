@@ -43,6 +43,7 @@ class Field:
     shape: Callable[[Game], tuple[int, ...]] | None = None
     fill: Any = 0  # arrays: the value before setup; other kinds: the default
     values: Callable[[Game], tuple] | None = None
+    per_turn: bool = False  # back to ``fill`` at the start of every turn (:func:`reset_turn`)
 
 
 def _squares(g: Game) -> tuple[int, ...]:
@@ -121,20 +122,20 @@ FIELDS: tuple[Field, ...] = (
           values=lambda g: (0, BIG)),
     Field("next_tile", INT, "the id of the next tile placed", fill=0, values=lambda g: (0, BIG)),
     Field("next_region", INT, "the id of the next tunnel region", fill=0, values=lambda g: (0, BIG)),
-    Field("spell_cast", BOOL, "a spell was cast this turn", fill=False),
+    Field("spell_cast", BOOL, "a spell was cast this turn", fill=False, per_turn=True),
     Field("workshops_left", INT, "workshop activations left this turn (1, +1 by a spell)", fill=1,
-          values=lambda g: (0, 2)),
+          values=lambda g: (0, 2), per_turn=True),
     Field("used_sites", INTS, "workshop sites activated this turn", fill=(),
-          values=lambda g: (0, len(g.geo.site_squares) - 1, None)),
+          values=lambda g: (0, len(g.geo.site_squares) - 1, None), per_turn=True),
     Field("active_site", INT, "the workshop site being used, -1 none", fill=-1,
-          values=lambda g: (-1, len(g.geo.site_squares) - 1)),
+          values=lambda g: (-1, len(g.geo.site_squares) - 1), per_turn=True),
     Field("uses_left", INT, "uses left of the active workshop (its open entrances)", fill=0,
-          values=lambda g: (0, 4)),
-    Field("bribe_any", BOOL, "Golden Mask: bribes may be paid in any resources this turn", fill=False),
-    Field("ignore_rubble", BOOL, "Clear Passage: digging ignores rubble this turn", fill=False),
+          values=lambda g: (0, 4), per_turn=True),
+    Field("bribe_any", BOOL, "Golden Mask: bribes may be paid in any resources this turn", fill=False, per_turn=True),
+    Field("ignore_rubble", BOOL, "Clear Passage: digging ignores rubble this turn", fill=False, per_turn=True),
     Field("free_moves", INT, "a spell's free statue moves left", fill=0,
-          values=lambda g: (0, max([int(s.params.get("moves", 0)) for s in g.pack.spells] + [0]))),
-    Field("pending", PENDING, "the sub-decision under way (Pending)", fill=NO_PENDING),
+          values=lambda g: (0, max([int(s.params.get("moves", 0)) for s in g.pack.spells] + [0])), per_turn=True),
+    Field("pending", PENDING, "the sub-decision under way (Pending)", fill=NO_PENDING, per_turn=True),
     # -- the end, hidden information and the record ------------------------------------------------------
     Field("final_turns_left", INT, "turns left once the coronation is complete, -1 before", fill=-1,
           values=lambda g: (-1, 3 * g.num_players - 1)),
@@ -162,6 +163,8 @@ ARRAY_FIELDS: dict[str, Any] = {f.name: f.dtype for f in FIELDS if f.kind == ARR
 SHARED_FIELDS = tuple(f.name for f in FIELDS if f.kind in (INT, BOOL, PENDING))
 LIST_FIELDS = tuple(f.name for f in FIELDS if f.kind == INTS)
 NESTED_FIELDS = tuple(f.name for f in FIELDS if f.kind == LISTS)
+#: the fields a new turn starts afresh: (name, value or list to copy)
+_PER_TURN = tuple((f.name, f.fill, f.kind == INTS) for f in FIELDS if f.per_turn)
 
 
 def blank_fields(state: Any, game: Game) -> None:
@@ -181,3 +184,10 @@ def blank_fields(state: Any, game: Game) -> None:
 def array_shapes(game: Game) -> dict[str, tuple[int, ...]]:
     """The shape of each array field in ``game``'s states."""
     return {f.name: tuple(f.shape(game)) for f in FIELDS if f.kind == ARRAY}
+
+
+def reset_turn(state: Any) -> None:
+    """Start a turn afresh: every per-turn field (no spell cast, one workshop activation, ...) back to its
+    declared value."""
+    for name, value, is_list in _PER_TURN:
+        setattr(state, name, list(value) if is_list else value)

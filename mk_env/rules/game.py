@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from . import scoring, turn
+from . import setup
 from .actions import ActionLayout
 from .content import N_TOKEN_KINDS, PLAYER_COUNTS, TOKEN_KINDS, ContentPack
 from .fields import array_shapes
@@ -52,9 +52,6 @@ def _tables(pack: ContentPack, side: str) -> tuple[BoardGeometry, ActionLayout]:
 class Game:
     """Options + content + precomputed geometry and action layout. Cheap to create after the first
     time for a given pack and board side (the tables are cached)."""
-
-    rules = turn
-    scoring = scoring
 
     def __init__(self, num_players: int = 4, *, board_side: str | None = None,
                  workshops: str | list[str] | tuple[str, ...] = "random", team_mode: bool = False,
@@ -153,7 +150,9 @@ class Game:
     def new_initial_state(self, seed: int | np.random.Generator | None = None) -> GameState:
         """A new game after the general setup; the first decision is the start player's gate."""
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        return turn.setup(self, rng)
+        st = GameState(self)
+        setup.setup(st, rng)
+        return st
 
     def state_from_json(self, text: str | dict) -> GameState:
         """Load a state saved by :meth:`GameState.to_json` (the text or its parsed dict). The save is

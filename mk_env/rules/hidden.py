@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from .state import GameState
+if TYPE_CHECKING:
+    from .state import GameState
 
 
 def determinize(st: GameState, player: int, rng: np.random.Generator) -> GameState:
+    """A copy of ``st`` with what ``player`` cannot see resampled from ``rng`` (:meth:`GameState.determinize`)."""
     out = st.clone()
     for lvl in range(3):
         k = out.deck_unseen[lvl]

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .actions import HORDE_ROW, N_HORDE, SMOOT_SUPPORT, TROLLSMOOT_ROWS
-from .content import CART, CLAN_CART0, CLANS, MINERALS, N_RESOURCES, RESOURCES, RUNE
+from .content import CLANS, MINERALS, N_RESOURCES, RESOURCES, RUNE
+from .economy import as_resources
 from .scoring import CATEGORIES
 from .state import GameState
 from .vocabulary import Phase, SquareKind
@@ -72,9 +73,7 @@ class ComponentTotals:
 # ================================================================================================
 def token_places(state: GameState) -> dict[str, np.ndarray]:
     """Resource tokens by place (each a length-7 vector; clan carts count as carts)."""
-    held = state.tokens.sum(axis=(0, 1)).astype(np.int64)
-    trolls = held[:N_RESOURCES].copy()
-    trolls[CART] += held[CLAN_CART0:].sum()
+    trolls = as_resources(state.tokens.sum(axis=(0, 1)))
     runes = np.zeros(N_RESOURCES, np.int64)
     runes[RUNE] = int(state.spell_runes.sum())
     return {"supply": state.supply.astype(np.int64), "storages": state.storage.sum(axis=0).astype(np.int64),

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .board import statue_destinations
+from .statues import statue_destinations
 from .economy import owned as resources_owned
 
 if TYPE_CHECKING:

@@ -1,7 +1,8 @@
 """The game state: every fact of one game in progress, as small numpy arrays and lists.
 
-The state is plain data; the rules that read and change it live in :mod:`mk_env.rules.turn` (legal
-decisions, applying a decision) and :mod:`mk_env.rules.scoring`. The methods here are the engine's
+The state is plain data; the rules that read and change it live in the mechanics' modules, reached
+through :mod:`mk_env.rules.legal` (legal decisions), :mod:`mk_env.rules.turn` (applying a decision),
+:mod:`mk_env.rules.hidden` and :mod:`mk_env.rules.scoring`. The methods here are the engine's
 surface that the environment, agents and records use: whose decision it is, the legal decisions,
 ``apply``, ``clone``, ``determinize``, JSON ``to_json``/``from_json`` and the score breakdown.
 
@@ -15,13 +16,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import scoring
+from .errors import action_number
 from .fields import ARRAY, ARRAY_FIELDS, FIELD_NAMES, FIELDS, LIST_FIELDS, NESTED_FIELDS, PENDING, SHARED_FIELDS
-from .vocabulary import pending_to_save
+from .hidden import determinize
+from .legal import legal_actions
+from .turn import apply_action
+from .vocabulary import PHASE_NAMES, Phase, pending_to_save
 
 if TYPE_CHECKING:
     from .game import Game
 
 FORMAT_VERSION = 1
+_GAME_OVER = Phase.GAME_OVER  # compared on every step: a global is cheaper than the attribute
 
 
 class GameState:
@@ -60,14 +67,14 @@ class GameState:
 
     def decision_kind(self) -> str:
         """The kind of decision awaited: the phase's name, e.g. "step2_recruit_or_dig"."""
-        return self.game.rules.PHASE_NAMES[self.phase]
+        return PHASE_NAMES[self.phase]
 
     def is_terminal(self) -> bool:
-        return self.phase == self.game.rules.GAME_OVER
+        return self.phase == _GAME_OVER
 
     def legal_actions(self) -> np.ndarray:
         """The legal decisions now, as sorted action numbers."""
-        return self.game.rules.legal_actions(self)
+        return legal_actions(self)
 
     def legal_mask(self) -> np.ndarray:
         """int8 mask over the whole action space: 1 exactly where :meth:`legal_actions` has it."""
@@ -79,29 +86,29 @@ class GameState:
         """Whether ``action`` (an int, a numpy integer or a 0-d integer array) is legal now; any other
         type raises the engine's ``ActionTypeError``."""
         if type(action) is not int:
-            action = self.game.rules.action_number(action, self.game.layout.size)
+            action = action_number(action, self.game.layout.size)
         legal = self.legal_actions()
         i = int(legal.searchsorted(action))
         return i < len(legal) and int(legal[i]) == action
 
     def apply(self, action: int) -> None:
         """Apply one decision. An illegal one raises :class:`IllegalActionError` and changes nothing."""
-        self.game.rules.apply_action(self, action)
+        apply_action(self, action)
 
     def describe_action(self, action: int) -> str:
         return self.game.layout.describe(action)
 
     def score_breakdown(self, player: int) -> dict[str, int]:
         """Honour by the rulebook's scoring categories (as if the game ended now) and ``total``."""
-        return self.game.scoring.breakdown(self, player)
+        return scoring.breakdown(self, player)
 
     def ranks(self) -> list[int]:
         """Rank of each seat (0 = winner) after the tie-break; tied seats share a rank."""
-        return self.game.scoring.ranks(self)
+        return scoring.ranks(self)
 
     def returns(self) -> list[float]:
         """+1 to each winner and -1/(n-1) to each other player at the end; zeros before."""
-        return self.game.scoring.returns(self)
+        return scoring.returns(self)
 
     def invalidate_caches(self) -> None:
         """Forget every memoised answer (the legal set, the board queries, the legal digs). Call it after
@@ -130,7 +137,7 @@ class GameState:
         """A copy in which everything ``player`` cannot see is resampled from ``rng``: the unseen
         part of each horde deck and of the spell deck, other players' starter hands and decks during
         the draft, the player's own unseen starters, and the generator of future chance."""
-        return self.game.rules.determinize(self, player, rng)
+        return determinize(self, player, rng)
 
     # -- JSON ---------------------------------------------------------------------------------------
     def to_dict(self) -> dict:

@@ -7,8 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mk_env.rules import Game, legal
-from mk_env.rules.board import dig_geometry
+from mk_env.rules import Game, legal, trades
+from mk_env.rules import economy as eco
+from mk_env.rules.digging import dig_geometry, legal_digs
+from mk_env.rules.trades import trade_actions
 from mk_env.rules.content import HAMMER, N_RESOURCES
 
 
@@ -40,14 +42,14 @@ def test_trade_actions_equal_the_rule_with_empty_piles_too():
     for _ in range(600):
         have = rng.integers(0, 7, N_RESOURCES).astype(np.int32)
         st.supply[:] = rng.integers(0, 3, N_RESOURCES) * (rng.random(N_RESOURCES) < 0.8)
-        got = legal._trade_actions(st, have)
+        got = trade_actions(st, have)
         assert got.tolist() == _reference_trades(game, have, st.supply)
 
 
 def test_trade_memo_is_shared_by_games_of_a_layout_and_bounded(monkeypatch):
     a, b = Game(4), Game(2)
     assert a.layout is b.layout  # same pack and side: one memo
-    monkeypatch.setattr(legal, "TRADE_MEMO_LIMIT", 50)
+    monkeypatch.setattr(trades, "TRADE_MEMO_LIMIT", 50)
     memo = a.layout.trade_memo
     memo.clear()
     rng = np.random.default_rng(5)
@@ -61,7 +63,7 @@ def test_trade_memo_is_shared_by_games_of_a_layout_and_bounded(monkeypatch):
     st = a.new_initial_state(11)
     for _ in range(200):  # after evictions the answers are still the rule's
         have = rng.integers(0, 6, N_RESOURCES).astype(np.int32)
-        assert legal._trade_actions(st, have).tolist() == _reference_trades(a, have, st.supply)
+        assert trade_actions(st, have).tolist() == _reference_trades(a, have, st.supply)
 
 
 # -- legal sets and activation along play ------------------------------------------------------------
@@ -79,12 +81,12 @@ def test_memoised_legal_sets_equal_fresh_ones(players, team):
             fresh.invalidate_caches()
             assert np.array_equal(legal._legal(fresh), st.legal_actions())
             p = st.current
-            have = legal.eco.owned(st, p)
+            have = eco.owned(st, p)
             cand = dig_geometry(fresh, p)
             ok = (table.size[cand] <= have[:3].max()) & (st.tunnel_supply[table.piece[cand]] > 0)
             if not st.ignore_rubble:
                 ok &= table.rubble[cand] <= have[HAMMER]
-            assert np.array_equal(legal.legal_digs(st, p, have), cand[ok])
+            assert np.array_equal(legal_digs(st, p, have), cand[ok])
             acts = st.legal_actions()
             st.apply(int(acts[rng.integers(len(acts))]))
 

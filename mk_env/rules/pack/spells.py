@@ -7,22 +7,13 @@ import re
 from typing import Any
 
 from mk_env.rules.content import Spell
+from mk_env.rules.spells import SPELL_EFFECTS as _EFFECTS
 
 from .fields import LIMITS, PackError, _amounts, _bool, _dict, _int, _list, _name, _str, _unique
 
-#: Spell effects the engine implements, and the params each one takes (name -> kind of value).
-SPELL_EFFECTS: dict[str, dict[str, str]] = {
-    "gain_choice": {"options": "resource_options"},
-    "bribe_any": {},
-    "dig_now": {},
-    "ascension": {},
-    "activate_troll": {"cascade": "bool"},
-    "collect_bribes": {},
-    "take_pedestal": {},
-    "free_statue_moves": {"moves": "positive_int"},
-    "extra_workshop": {},
-    "ignore_rubble": {},
-}
+#: Spell effects the engine implements, and the params each one takes (name -> kind of value): read from
+#: the effects' table (:data:`mk_env.rules.spells.SPELL_EFFECTS`), where each effect is declared once.
+SPELL_EFFECTS: dict[str, dict[str, str]] = {name: effect.params for name, effect in _EFFECTS.items()}
 
 _SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
 
