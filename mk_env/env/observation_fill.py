@@ -13,15 +13,15 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from mk_env.rules import CLANS, PHASE_NAMES, RESOURCES, GameState
+from mk_env.rules import CLANS, RESOURCES, GameState, Phase, SquareKind
 from mk_env.rules.actions import N_SMOOT
 from mk_env.rules.content import CLAN_CART0, N_TIERS
 
 from .features import CARD_CLANS, TURN_CAP
 
 _F32 = np.float32
-_SPELL_STATUE = PHASE_NAMES.index("spell_statue")  # a statue move that returns to a spell
-_GAME_OVER = PHASE_NAMES.index("game_over")
+_SPELL_STATUE = int(Phase.SPELL_STATUE)  # a statue move that returns to a spell (ints: hot paths)
+_GAME_OVER = int(Phase.GAME_OVER)
 
 
 class FeatureFills:
@@ -69,28 +69,28 @@ class FeatureFills:
             "buried": np.array([weights["buried"] * (v + 1) for v in list(range(n_res)) + [-1]], np.int32),
             "pedestal": np.array([weights["pedestal"] * (v + 1) for v in list(range(n_cl)) + [-1]], np.int32),
             "statue": np.array([weights["statue"] * (v + 1) for v in list(range(n_cl)) + [-1]], np.int32),
-            "kind": np.array([weights["kind"] * v for v in range(4)], np.int32),
+            "kind": np.array([weights["kind"] * v for v in SquareKind], np.int32),
         }
         ch = self.ch
         lo, hi = ch["rubble"], ch["great_hall"] + 1
-        table = np.zeros((hi - lo, 4 * 256), _F32)
-        for kind in range(4):
+        table = np.zeros((hi - lo, len(SquareKind) * 256), _F32)
+        for kind in SquareKind:
             for statue in range(-1, n_cl):
                 for ped in range(-1, n_cl):
                     for bur in range(-1, n_res):
                         for rub in (0, 1):
                             code = rub + 2 * (bur + 1) + 16 * (ped + 1) + 64 * (statue + 1) + 256 * kind
                             col = table[:, code]
-                            col[ch["rubble"] - lo] = rub and kind == 0
+                            col[ch["rubble"] - lo] = rub and kind == SquareKind.EMPTY
                             if bur >= 0:
                                 col[ch["buried_" + RESOURCES[bur]] - lo] = 1
                             if statue >= 0:
                                 col[ch["statue_" + CLANS[statue]] - lo] = 1
-                                col[ch["statue_buried"] - lo] = kind == 0
+                                col[ch["statue_buried"] - lo] = kind == SquareKind.EMPTY
                             if ped >= 0:
                                 col[ch["pedestal_" + CLANS[ped]] - lo] = 1
-                            if kind > 0:
-                                col[ch["gate"] - lo + kind - 1] = 1
+                            if kind != SquareKind.EMPTY:  # the channels gate, tunnel, great_hall
+                                col[ch["gate"] - lo + kind - SquareKind.GATE] = 1
         self.square_table, self.square_lo, self.square_hi = table, lo, hi
         self.rubble_code = rubble.astype(np.int32)
         self._code = np.zeros(self.hw, np.int32)  # scratch of _board_common: each square's code

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mk_env.rules import GameState
+from mk_env.rules import GameState, SquareKind
 from mk_env.rules.actions import HORDE_ROWS, TROLLSMOOT_ROWS, pyramid_slots
 from mk_env.rules.content import CLANS, RESOURCES, TIER_NAMES
 
@@ -157,7 +157,7 @@ def _board_cell(state: GameState, sq: int, owner: np.ndarray, altars: set[int]) 
     statue = int(state.statue[sq])
     extra = CLAN_LETTERS[statue] if statue >= 0 else " "
     site = int(geo.site_of[sq])
-    if kind == 0:
+    if kind == SquareKind.EMPTY:
         if site >= 0:
             w = int(state.workshop[site])
             return f"{tier}W{workshop_letter(w) if w >= 0 else ' '}{extra}", TIER_COLOURS[int(geo.tier[sq])]
@@ -165,15 +165,15 @@ def _board_cell(state: GameState, sq: int, owner: np.ndarray, altars: set[int]) 
         if statue < 0 and state.buried[sq] >= 0:
             extra = BURIED_LETTERS[int(state.buried[sq])]
         return f"{tier}{mark} {extra}", TIER_COLOURS[int(geo.tier[sq])]
-    if kind == 1:
+    if kind == SquareKind.GATE:
         mark = "G"
-    elif kind == 3:
+    elif kind == SquareKind.GREAT_HALL:
         mark = "@" if sq in altars else "H"
     else:
         ped = int(state.pedestal[sq])
         mark = "fim"[ped] if ped >= 0 else "="
     colour = PLAYER_COLOURS[who] if who >= 0 else UNOWNED
-    if kind == 3:
+    if kind == SquareKind.GREAT_HALL:
         colour = tuple(int(0.72 * c) for c in colour)
     return f"{tier}{mark}{who if who >= 0 else '-'}{extra}", colour
 

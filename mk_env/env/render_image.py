@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mk_env.rules import GameState
+from mk_env.rules import GameState, SquareKind
 from mk_env.rules.actions import HORDE_ROWS, TROLLSMOOT_ROWS, pyramid_slots
 from mk_env.rules.content import CLANS, TIER_NAMES, TOKEN_KINDS
 
@@ -74,16 +74,16 @@ def _draw_board(draw, state: GameState, x0: int, y0: int) -> None:
         tier = int(geo.tier[sq])
         draw.rectangle(box, fill=TIER_COLOURS[tier], outline=(30, 30, 30))
         kind = int(state.kind[sq])
-        if kind:
+        if kind != SquareKind.EMPTY:
             who = int(owner[sq])
             colour = PLAYER_COLOURS[who] if who >= 0 else UNOWNED
             draw.rectangle([x + 3, y + 3, x + CELL - 4, y + CELL - 4], fill=colour)
-            if kind == 3:  # great hall: hatched
+            if kind == SquareKind.GREAT_HALL:  # hatched
                 for k in range(-CELL, CELL, 8):
                     draw.line([x + 3 + max(k, 0), y + 3 + max(-k, 0),
                                x + 3 + min(CELL - 7, k + CELL - 7), y + 3 + min(CELL - 7, CELL - 7 - k)],
                               fill=ink_on(colour), width=1)
-            if kind == 1:  # gate: a doorway
+            if kind == SquareKind.GATE:  # a doorway
                 draw.rounded_rectangle([x + 11, y + 9, x + CELL - 12, y + CELL - 5], radius=6, fill=INK)
             if sq in altars:
                 draw.rectangle([x + 8, y + 8, x + CELL - 9, y + CELL - 9], fill=(250, 250, 240), outline=INK,
