@@ -2,10 +2,13 @@
 state field its key does not hold would give stale results with no error.
 
 The observation's memo keys are built from the fields each feature declares
-(:mod:`mk_env.env.features`); these tests play real games and encode their states through a stand-in
-for the state that logs every field read, attributed to the memo group whose fill method is running,
-and fail when a group reads a field its features do not declare. A broken declaration is caught (the
-last tests check the check).
+(:mod:`mk_env.env.features`); the rules' memoised sets (``digging.legal_digs``,
+``trades.trade_actions``) declare the fields their keys stand for beside them (``board_version``
+stands for :data:`mk_env.rules.board.BOARD_FIELDS`). These tests play real games and run the
+encoder and the memoised sets on their states through a stand-in for the state that logs every field
+read (in the observation: attributed to the memo group whose fill method is running), and fail when
+something reads a field its declaration does not hold. A broken declaration is caught (the tests of
+the check).
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ import pytest
 from mk_env.env import features
 from mk_env.env.features import MEMO_FILLS, memo_reads
 from mk_env.env.observation import MEMO_GROUPS, Observer
-from mk_env.rules import Game, GameState
+from mk_env.rules import Game, GameState, digging, economy, trades
+from mk_env.rules.board import BOARD_FIELDS
 from mk_env.rules.fields import FIELD_NAMES
 
 OPTIONS = ({"num_players": 2}, {"num_players": 5}, {"num_players": 4, "team_mode": True})
@@ -144,3 +148,65 @@ def test_a_read_that_is_not_a_state_field_is_refused():
         features.memo_keys({"players": ("storage", "stroage")}, Game(2))
     with pytest.raises(ValueError, match="':len' of a field that is not a list"):
         features.memo_keys({"players": ("storage:len",)}, Game(2))
+
+
+# -- the rules' memoised sets ------------------------------------------------------------------------
+def _legal_digs(st, p: int) -> None:
+    digging.legal_digs(st, p)
+
+
+def _trade_actions(st, p: int) -> None:
+    trades.trade_actions(st, economy.owned(st, p))  # its memo is keyed by what p owns
+
+
+#: memoised set -> (a call computing it for a seat, the fields its key stands for: read when called)
+RULES_MEMOS = {
+    "legal_digs": (_legal_digs, lambda: digging.LEGAL_DIGS_READS),
+    "trade_actions": (_trade_actions, lambda: trades.TRADE_ACTIONS_READS),
+}
+
+
+def rules_reads(states: list[GameState]) -> dict[str, set[str]]:
+    """The state fields each memoised set reads, computed afresh (caches dropped) for every seat."""
+    out: dict[str, set[str]] = {name: set() for name in RULES_MEMOS}
+    for st in states:
+        for name, (compute, _) in RULES_MEMOS.items():
+            for p in range(st.num_players):
+                st.invalidate_caches()
+                log = ReadLog(st)
+                log.groups.append(name)
+                compute(log, p)
+                out[name] |= log.reads.get(name, set()) & set(FIELD_NAMES)
+    return out
+
+
+def rules_undeclared(reads: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Per memoised set, the fields read that its declaration does not hold."""
+    out = {}
+    for name, names in reads.items():
+        declared = set(RULES_MEMOS[name][1]())
+        if "board_version" in declared:  # every board memo's key: it changes with every board field
+            declared |= set(BOARD_FIELDS)
+        if names - declared:
+            out[name] = names - declared
+    return out
+
+
+@pytest.fixture(scope="module")
+def rule_reads(states) -> dict[str, set[str]]:
+    return rules_reads([s for s in states if not s.is_terminal()])
+
+
+def test_each_memoised_rules_set_reads_only_what_its_key_stands_for(rule_reads):
+    assert all(rule_reads.values()), rule_reads  # each was computed and read something
+    assert rules_undeclared(rule_reads) == {}
+
+
+@pytest.mark.parametrize("module, name, memo, field", [
+    (digging, "LEGAL_DIGS_READS", "legal_digs", "tunnel_supply"),
+    (digging, "LEGAL_DIGS_READS", "legal_digs", "ignore_rubble"),
+    (trades, "TRADE_ACTIONS_READS", "trade_actions", "supply"),
+])
+def test_a_rules_memo_missing_a_read_field_is_caught(rule_reads, monkeypatch, module, name, memo, field):
+    monkeypatch.setattr(module, name, tuple(f for f in getattr(module, name) if f != field))
+    assert rules_undeclared(rule_reads) == {memo: {field}}
