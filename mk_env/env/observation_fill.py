@@ -15,7 +15,7 @@ import numpy as np
 
 from mk_env.rules import CLANS, RESOURCES, GameState, Phase, SquareKind
 from mk_env.rules.actions import N_SMOOT
-from mk_env.rules.content import CLAN_CART0, N_TIERS
+from mk_env.rules.content import N_TIERS, TOKEN_RESOURCE
 
 from .features import CARD_CLANS, TURN_CAP
 
@@ -109,7 +109,7 @@ class FeatureFills:
         self.token_resource = np.zeros((N_SMOOT * kinds, len(RESOURCES)), _F32)
         for slot in range(N_SMOOT):
             for k in range(kinds):
-                self.token_resource[slot * kinds + k, k if k < CLAN_CART0 else RESOURCES.index("cart")] = 1
+                self.token_resource[slot * kinds + k, TOKEN_RESOURCE[k]] = 1
         # taken-by value (-1 free, else a seat) -> [free, taken by me, by the next player, ...], per me
         self.track_taker = []
         for p in range(n):
