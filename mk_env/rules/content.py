@@ -38,11 +38,6 @@ TIER_NAMES: tuple[str, ...] = ("dark gray", "gray", "brown", "orange", "yellow")
 PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4, 5)
 
 
-def token_resource(kind: int) -> int:
-    """The resource a troll token kind counts as (clan carts are carts)."""
-    return CART if kind >= CLAN_CART0 else kind
-
-
 @dataclass(frozen=True)
 class BoardSide:
     """One side of the double-sided board, on a square grid of ``height`` x ``width``.

@@ -6,12 +6,13 @@ may decline) and a workshop per empty site touched (``DIG_WORKSHOP``, may declin
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import economy as eco
-from .board import board_memo, opponent_network, place_tile
+from .board import BOARD_FIELDS, board_memo, opponent_network, place_tile
 from .content import HAMMER, MINERALS, N_CLANS
 from .spellbook import finish_spell
 from .vocabulary import NO_PENDING, Phase, SquareKind
@@ -26,6 +27,18 @@ _EMPTY_SQUARE = int(SquareKind.EMPTY)  # numpy compares a plain int faster than 
 #: what the player owns (``tokens``, ``storage``: keyed by the largest mineral count and the hammers),
 #: Clear Passage (``ignore_rubble``) and the tiles left (``tunnel_supply``)
 LEGAL_DIGS_READS = ("board_version", "kind", "reach", "tokens", "storage", "ignore_rubble", "tunnel_supply")
+#: how each field :func:`legal_digs` reads enters its memo key, from the state and what the player owns
+#: (``have``); None: covered by another part. Board fields enter through ``board_version``.
+_DIGS_KEY_PARTS: dict[str, Callable[[GameState, np.ndarray], Hashable] | None] = {
+    "board_version": lambda st, have: st.board_version,
+    "tokens": lambda st, have: (max(have[:3].tolist()), int(have[HAMMER])),  # the largest mineral count, hammers
+    "storage": None,  # with tokens: what the player owns
+    "ignore_rubble": lambda st, have: st.ignore_rubble,
+    "tunnel_supply": lambda st, have: st.tunnel_supply.tobytes(),
+}
+#: the key's parts, derived from the declaration (a declared field without a part fails here, at import)
+_DIGS_KEY = tuple(part for part in (_DIGS_KEY_PARTS[f] for f in LEGAL_DIGS_READS
+                                    if f not in BOARD_FIELDS or f == "board_version") if part is not None)
 
 
 # -- legal moves -------------------------------------------------------------------------------------
@@ -52,11 +65,11 @@ def legal_digs(st: GameState, p: int, have: np.ndarray | None = None) -> np.ndar
     if len(cand) == 0:
         return cand
     have = eco.owned(st, p) if have is None else have
-    minerals, hammers = max(have[:3].tolist()), (-1 if st.ignore_rubble else int(have[HAMMER]))
-    key = (st.board_version, minerals, hammers, st.tunnel_supply.tobytes())
+    key = tuple([part(st, have) for part in _DIGS_KEY])
     hit = st._cache.get(("digs", p))
     if hit is not None and hit[0] == key:
         return hit[1]
+    minerals, hammers = max(have[:3].tolist()), (-1 if st.ignore_rubble else int(have[HAMMER]))
     table = st.game.geo.tunnel_placements
     ok = (table.size[cand] <= minerals) & (st.tunnel_supply[table.piece[cand]] > 0)
     if hammers >= 0:

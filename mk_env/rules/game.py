@@ -67,7 +67,6 @@ class Game:
                               f"{', '.join(map(str, PLAYER_COUNTS))} players")
         self.num_players = n = int(num_players)
         self.pack = pack if isinstance(pack, ContentPack) else load_pack(pack)
-        self.pack_path = None if isinstance(pack, ContentPack) else pack
         self.board_side = self._choose_side(board_side)
         self.team_mode = bool(team_mode)
         if self.team_mode and n != 4:
@@ -89,7 +88,6 @@ class Game:
         self.n_storages = max(self.storage_of) + 1
         self.teammates = [[q for q in range(n) if self.storage_of[q] == self.storage_of[p]]
                           for p in range(n)]
-        self.spell_effects = [s.effect for s in self.pack.spells]
         rules = self.pack.rules
         self.trade_rate = int(rules.get("trade_rate", 4))
         self.set_size = int(rules.get("set_size", 3))
