@@ -307,7 +307,7 @@ The rule (PettingZoo's and pgx's): any change to the observations, the actions, 
 rewards bumps the version (`mountain_king_v0` -> `mountain_king_v1`, `ENV_VERSION` in
 `mk_env/env/version.py`), adds its line below (`VERSION_HISTORY`) and pins the new layouts
 (`PINNED_LAYOUTS`), all in `mk_env/env/version.py`; a refactor or a speed-up does not.
-`tests/test_env_version.py` checks the observation and action layouts of the default configurations
+`tests/env/test_env_version.py` checks the observation and action layouts of the default configurations
 against the pins, and checkpoints record `layout_fingerprint(game)`, so a policy trained on another
 layout gets a clear error instead of silent nonsense.
 

@@ -245,7 +245,7 @@ def test_registered_with_pettingzoo_where_available():
 
 
 def test_docs_page_is_up_to_date():
-    path = Path(__file__).resolve().parents[1] / "docs" / "environment.md"
+    path = Path(__file__).resolve().parents[2] / "docs" / "environment.md"
     assert path.read_text() == docs.page(), "run: python -m mk_env.env.docs > docs/environment.md"
 
 

@@ -1,7 +1,7 @@
 """Self-play training: a tiny MaskablePPO run saves, resumes, reloads and plays; the opponent pool.
 
-Interrupted runs, dead workers and resumed evaluation curves: tests/test_train_resume.py; hostile
-model files: tests/test_hostile_models.py."""
+Interrupted runs, dead workers and resumed evaluation curves: tests/training/test_train_resume.py; hostile
+model files: tests/agents/test_hostile_models.py."""
 
 from __future__ import annotations
 

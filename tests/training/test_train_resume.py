@@ -88,7 +88,7 @@ def test_sigterm_from_outside_stops_the_command_with_a_checkpoint_and_one_line(t
             "--envs", "2", "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1",
             "--checkpoint-every", str(ROLLOUT), "--eval-every", "0", "--snapshot-every", "0",
             "--opponents", "random:1"]
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     proc = subprocess.Popen(args, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONPATH": str(root)})
     try:

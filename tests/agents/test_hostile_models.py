@@ -34,7 +34,7 @@ from training.cli import main  # noqa: E402
 from training.play import agent_rng, make_game, run_game  # noqa: E402
 
 torch.set_num_threads(1)
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 class _WriteMarker:

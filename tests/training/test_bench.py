@@ -30,7 +30,7 @@ def _instructions_module():
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "instructions.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "instructions.py"
     spec = importlib.util.spec_from_file_location("bench_instructions", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
