@@ -1,0 +1,23 @@
+"""The rules engine of *Cave Troll*: pure Python + numpy, no RL imports; the same protocol as the first
+game's :mod:`mk_env.rules` (``Game(num_players, pack=None).new_initial_state(seed)``, ``current_player``,
+``legal_actions``, ``apply``, ``clone``, ``determinize``, ``to_json`` / ``state_from_json``, ``returns``).
+
+>>> from mk_env.cave_troll.rules import Game
+>>> state = Game(num_players=3).new_initial_state(seed=1)
+"""
+
+from mk_env.rules import ActionTypeError, ConfigError, IllegalActionError, PackError, StateError
+
+from .content import ArtifactSpec, CaveTrollPack, Lair, Rules
+from .fields import CATEGORIES
+from .game import PLAYERS, Game
+from .invariants import InvariantError
+from .pack import load_pack
+from .state import CaveTrollState
+from .vocabulary import PHASE_NAMES, Artifact, Block, Kind, Pending, Phase
+
+__all__ = [
+    "CATEGORIES", "PHASE_NAMES", "PLAYERS", "ActionTypeError", "Artifact", "ArtifactSpec", "Block", "CaveTrollPack",
+    "CaveTrollState", "ConfigError", "Game", "IllegalActionError", "InvariantError", "Kind", "Lair", "PackError",
+    "Pending", "Phase", "Rules", "StateError", "load_pack",
+]

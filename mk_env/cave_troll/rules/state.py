@@ -1,0 +1,150 @@
+"""A Cave Troll game in progress: the engine protocol (the same surface as the first game's
+:class:`mk_env.rules.GameState`). The fields are declared in :mod:`.fields`."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from . import engine, scoring
+from .fields import COPIED, FIELDS, FIELD_NAMES, NESTED, PENDING, SHARED, blank
+from .vocabulary import PHASE_NAMES, STACK, Phase, pending_to_save
+
+if TYPE_CHECKING:
+    from .game import Game
+
+#: the save format (changes when a save's fields change)
+FORMAT_VERSION = 1
+
+
+class CaveTrollState:
+    """One game in progress. Create with :meth:`Game.new_initial_state`."""
+
+    __slots__ = ("game", "_rng", "_rng_state", "_cache") + FIELD_NAMES
+
+    def __init__(self, game: Game):
+        self.game = game
+        self._rng: np.random.Generator | None = None
+        self._rng_state: dict | None = None  # the generator's state while it is not materialised
+        self._cache: dict = {}
+        blank(self, game)
+
+    # -- engine surface -----------------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return self.game.num_players
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The generator of the game's chance (setup's shuffles and first player; part of the state)."""
+        if self._rng is None:
+            self._rng = np.random.Generator(np.random.PCG64())
+            self._rng.bit_generator.state = self._rng_state
+            self._rng_state = None
+        return self._rng
+
+    def _rng_dict(self) -> dict:
+        return self._rng.bit_generator.state if self._rng is not None else self._rng_state
+
+    def current_player(self) -> int:
+        """The seat whose decision it is (an escaping player during escapes); -1 once the game is over."""
+        return -1 if self.phase == Phase.GAME_OVER else self.current
+
+    def decision_kind(self) -> str:
+        """The kind of decision awaited: the phase's name, e.g. "escape"."""
+        return PHASE_NAMES[self.phase]
+
+    def is_terminal(self) -> bool:
+        return self.phase == Phase.GAME_OVER
+
+    def legal_actions(self) -> np.ndarray:
+        """The legal decisions now, as sorted action numbers (read-only array)."""
+        return engine.legal_actions(self)
+
+    def legal_mask(self) -> np.ndarray:
+        """int8 mask over the whole action space: 1 exactly where :meth:`legal_actions` has it."""
+        mask = np.zeros(self.game.layout.size, dtype=np.int8)
+        mask[engine.legal_actions(self)] = 1
+        return mask
+
+    def is_legal(self, action: object) -> bool:
+        """Whether ``action`` is legal now (a non-integer raises the engine's ``ActionTypeError``)."""
+        a = engine.action_number(action, self.game.layout.size)
+        legal = engine.legal_actions(self)
+        i = int(legal.searchsorted(a))
+        return i < len(legal) and int(legal[i]) == a
+
+    def apply(self, action: object) -> None:
+        """Apply one decision. An illegal one raises :class:`IllegalActionError` and changes nothing."""
+        engine.apply_action(self, action)
+
+    def describe_action(self, action: int) -> str:
+        return self.game.layout.describe(action)
+
+    #: gold by scoring category and ``total``; the ranks (0 = winner, ties share); the returns
+    score_breakdown = scoring.breakdown
+    ranks = scoring.ranks
+    returns = scoring.returns
+
+    def invalidate_caches(self) -> None:
+        """Forget the memos (call after editing fields by hand)."""
+        self._cache = {}
+
+    # -- copies -------------------------------------------------------------------------------------
+    def clone(self) -> CaveTrollState:
+        """An independent copy that continues exactly like this state (the generator included)."""
+        other = CaveTrollState.__new__(CaveTrollState)
+        other.game = self.game
+        other._rng = None
+        other._rng_state = self._rng_dict()
+        other._cache = dict(self._cache)
+        for name in SHARED:
+            setattr(other, name, getattr(self, name))
+        for name in COPIED:
+            setattr(other, name, getattr(self, name)[:])
+        for name in NESTED:
+            setattr(other, name, [x[:] for x in getattr(self, name)])
+        return other
+
+    def determinize(self, player: int, rng: np.random.Generator) -> CaveTrollState:
+        """A copy in which everything ``player`` cannot see is resampled from ``rng``: the order of every
+        pile (its own too: piles are face down), which artifacts lie in the stack and in the other players'
+        hands (each hand keeps its size), and the generator."""
+        st = self.clone()
+        st._cache = {}
+        for pile in st.piles:
+            order = rng.permutation(len(pile))
+            pile[:] = [pile[i] for i in order]
+        hidden = [i for i, at in enumerate(st.art_at) if at == STACK or (at >= 0 and at != player)]
+        holders = [st.art_at[i] for i in hidden]
+        shuffled = [hidden[i] for i in rng.permutation(len(hidden))]
+        for i, holder in zip(shuffled, holders):
+            st.art_at[i] = holder
+        st.stack = [i for i in shuffled if st.art_at[i] == STACK]
+        st._rng, st._rng_state = None, np.random.PCG64(int(rng.integers(2**63))).state
+        return st
+
+    # -- JSON ---------------------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """Everything, the generator included, as JSON-able data."""
+        bits = self._rng_dict()
+        data = {"format_version": FORMAT_VERSION, "game": "cave_troll", "pack_id": self.game.pack.pack_id,
+                "num_players": self.num_players,
+                "rng": {"bit_generator": bits["bit_generator"], "state": dict(bits["state"]),
+                        "has_uint32": bits["has_uint32"], "uinteger": bits["uinteger"]}}
+        for f in FIELDS:
+            value = getattr(self, f.name)
+            data[f.name] = pending_to_save(value) if f.kind == PENDING else value
+        return json.loads(json.dumps(data))
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CaveTrollState) and self.to_dict() == other.to_dict()
+
+    def __repr__(self) -> str:
+        return (f"<CaveTrollState {self.num_players} players, turn {self.turn}, {self.decision_kind()}, "
+                f"seat {self.current}>")
