@@ -9,6 +9,7 @@ import numpy as np
 from mk_env.rules import Game, load_pack
 from mk_env.rules.board import place_tile
 from mk_env.rules.content import RESOURCES, TOKEN_KINDS
+from mk_env.rules.economy import as_resources
 from mk_env.rules.pack import parse_board
 
 # An 11 x 11 mountain: tier by ring distance from the heart at (5, 5). Start points marked 4 at the
@@ -85,9 +86,7 @@ def clear_resources(st, p: int) -> None:
     s = st.game.storage_of[p]
     st.supply += st.storage[s]
     st.storage[s] = 0
-    held = st.tokens[p].sum(axis=0)
-    st.supply[:7] += held[:7]
-    st.supply[4] += held[7:].sum()
+    st.supply += as_resources(st.tokens[p].sum(axis=0)).astype(st.supply.dtype)  # clan carts as carts
     st.tokens[p] = 0
 
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from .content import CLANS, MINERALS, N_RESOURCES, N_TOKEN_KINDS, RESOURCES, TOKEN_KINDS, ContentPack
 from .geometry import BoardGeometry
+from .vocabulary import Block
 
 TROLLSMOOT_ROWS = (4, 3, 2, 1)
 HORDE_ROWS = (5, 4, 3)
@@ -97,11 +98,8 @@ def _vec(pairs: tuple[tuple[str, int], ...]) -> tuple[int, ...]:
 class ActionLayout:
     """The blocks of the flat action space for one content pack and board side."""
 
-    BLOCKS = (
-        "pass", "gate", "draft", "cast", "spell_option", "activate_workshop", "workshop_use", "trade",
-        "recruit", "bribe", "pedestal", "dig", "mineral", "establish", "hall", "select_statue",
-        "move_statue", "smoot_slot", "horde_slot",
-    )
+    #: the blocks' names in layout order (:class:`mk_env.rules.vocabulary.Block` says what each argument means)
+    BLOCKS: tuple[str, ...] = tuple(b.value for b in Block)
 
     def __init__(self, pack: ContentPack, geo: BoardGeometry):
         self.pack, self.geo = pack, geo
