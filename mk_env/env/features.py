@@ -56,12 +56,13 @@ class Feature:
     entries: Of = ()  # the entry names (empty: one entry called ``name``)
     scale: Of | float | None = None  # players and supply: the multiplier(s) turning its counts into [0, 1]
     meaning: Of | str = ""  # board channels: what a 1 means (one string per entry, or one for all)
-    #: players_slow and supply: how it is filled, when no fill method writes it by name: its counts
-    #: (before ``scale``) from the state and the observer, one row per seat in the players part
+    #: how it is filled, when no fill method writes it by name: its counts (before ``scale``) from the
+    #: state and the observer (one row per seat in the players part); any memo group of the players
+    #: or the supply, or "call" outside the board
     count: Callable[[Any, Observer], Any] | None = None
 
     def entry_names(self, ob: Observer) -> tuple[str, ...]:
-        names = _of(self.entries, ob)
+        names = resolve(self.entries, ob)
         return tuple(names) if names else (self.name,)
 
 
@@ -75,13 +76,14 @@ class Part:
     features: tuple[Feature, ...]
 
 
-def _of(value: Any, ob: Observer) -> Any:
+def resolve(value: Any, ob: Observer) -> Any:
+    """``value``, or ``value(ob)`` when it depends on the game."""
     return value(ob) if callable(value) else value
 
 
 def _each(fmt: str, items: Of) -> Callable[[Observer], tuple[str, ...]]:
     """Entry names ``fmt.format(item)`` for each item (a tuple or a function of the observer)."""
-    return lambda ob: tuple(fmt.format(x) for x in _of(items, ob))
+    return lambda ob: tuple(fmt.format(x) for x in resolve(items, ob))
 
 
 def _names(things: Callable[[Observer], Any]) -> Callable[[Observer], tuple[str, ...]]:

@@ -122,16 +122,27 @@ class Observer(FeatureFills):
         self._supply_scale_resources = self.supply_scale[self.at["supply"].supply]
         self._at_supply_piles = self.at["supply"].supply
         self._at_players, self._at_turn = self.at["players"], self.at["turn"]
-        # features filled by their declared count (players_slow and supply): (offset, count) each
-        self._counted = {group: [(getattr(self.at[p.key], f.name), f.count) for p in PARTS for f in p.features
-                                 if f.memo == group and f.count is not None]
-                         for group in ("players_slow", "supply")}
+        self._init_counts()
+        self._mate_column = self._at_players.teammate
+
+    def _init_counts(self) -> None:
+        """The features filled by their declared count, per memo group: ``(array key, offset, count,
+        scale)`` each. The players' and every call's fill methods take them only where some exist (no
+        cost otherwise); a count where no fill method runs it is refused."""
+        self._counted: dict[str, list] = {"players_slow": [], "players": [], "supply": [], "call": []}
         for p in PARTS:
             for f in p.features:
-                if f.count is not None and f.memo not in self._counted:
+                if f.count is None:
+                    continue
+                if f.memo not in self._counted or p is BOARD:
                     raise ValueError(f"observation feature {p.key}.{f.name}: a declared count fills only the "
-                                     f"memo groups {sorted(self._counted)}, not {f.memo!r}; write it in a fill method")
-        self._mate_column = self._at_players.teammate
+                                     f"memo groups {sorted(self._counted)} (not the board), not {f.memo!r}; "
+                                     "write it in a fill method")
+                self._counted[f.memo].append((p.key, getattr(self.at[p.key], f.name), f.count, f.scale))
+        if self._counted["players"]:
+            self._players = self._players_and_counts
+        if self._counted["call"]:
+            self._fill_per_call = self._fill_per_call_and_counts
 
     def _scales(self, key: str) -> np.ndarray:
         """The multipliers of a part filled as counts, entry by entry, from its features' scales."""

@@ -17,7 +17,7 @@ from mk_env.rules import CLANS, RESOURCES, GameState, Phase, SquareKind
 from mk_env.rules.actions import N_SMOOT
 from mk_env.rules.content import N_TIERS, TOKEN_RESOURCE
 
-from .features import CARD_CLANS, TURN_CAP
+from .features import CARD_CLANS, TURN_CAP, resolve
 
 _F32 = np.float32
 _SPELL_STATUE = int(Phase.SPELL_STATUE)  # a statue move that returns to a spell (ints: hot paths)
@@ -202,8 +202,14 @@ class FeatureFills:
         self.troll_count_level.take(st.smoot, axis=0, mode="wrap").sum(axis=1, out=c[:, at.trolls])
         np.greater_equal(st.gate_sq, 0, out=c[:, at.gate_placed])
         c[:, at.draft_placed] = st.draft_placed
-        for column, count in self._counted["players_slow"]:
+        for _, column, count, _ in self._counted["players_slow"]:
             c[:, column] = count(st, self)
+
+    def _players_and_counts(self, st: GameState, slow_key: tuple, out: np.ndarray) -> None:
+        """:meth:`_players` with the columns of the players' features declared by a count."""
+        for _, column, count, _ in self._counted["players"]:
+            self._player_counts[:, column] = count(st, self)
+        FeatureFills._players(self, st, slow_key, out)
 
     def _spellbook(self, st: GameState, out: np.ndarray) -> None:
         """Fill ``out``: per spellbook position the spell (one-hot), present, runes / runes to
@@ -226,7 +232,7 @@ class FeatureFills:
         out[at.deck] = (len(d[0]), len(d[1]), len(d[2]))
         out[at.spell_deck] = len(st.spell_deck)
         out[at.coronation_tokens] = len(st.coronation_left)
-        for entries, count in self._counted["supply"]:
+        for _, entries, count, _ in self._counted["supply"]:
             out[entries] = count(st, self)
         out *= self.supply_scale
 
@@ -245,6 +251,14 @@ class FeatureFills:
         if st.pending:
             self._pending(st, out["pending"])
         self._draft(st, player, out["draft"])
+
+    def _fill_per_call_and_counts(self, st: GameState, player: int, out: dict[str, np.ndarray]) -> None:
+        """:meth:`_fill_per_call` with the features of every call declared by a count (times their
+        scale, if any)."""
+        FeatureFills._fill_per_call(self, st, player, out)
+        for key, entries, count, scale in self._counted["call"]:
+            value = count(st, self)
+            out[key][entries] = value if scale is None else np.multiply(value, resolve(scale, self))
 
     def _board_overlay(self, st: GameState, board: np.ndarray) -> None:
         """Mark the sub-decision's squares (pending dig, statue, sites) and this turn's workshops."""

@@ -36,34 +36,64 @@ NETWORK_SIZE = features.Feature("network_size", ("reach",), "players_slow",
                                 scale=lambda ob: 1.0 / ob.hw, count=lambda st, ob: st.reach[:, :-1].sum(axis=1))
 
 
-def _with_players_feature(monkeypatch, feature: features.Feature) -> None:
-    players = dataclasses.replace(features.PLAYERS, features=features.PLAYERS.features + (feature,))
-    parts = tuple(players if p is features.PLAYERS else p for p in features.PARTS)
+def _with_feature(monkeypatch, part: features.Part, feature: features.Feature) -> None:
+    """PARTS with ``feature`` appended to ``part``'s features (for this test)."""
+    grown = dataclasses.replace(part, features=part.features + (feature,))
+    parts = tuple(grown if p is part else p for p in features.PARTS)
     monkeypatch.setattr(features, "PARTS", parts)
     monkeypatch.setattr(observation, "PARTS", parts)
+
+
+def _mid_game(players: int, seed: int, decisions: int = 60):
+    st = Game(players).new_initial_state(seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(decisions):
+        legal = st.legal_actions()
+        st.apply(int(legal[rng.integers(len(legal))]))
+    return st
 
 
 def test_a_new_feature_is_one_declaration(monkeypatch):
     """How-to example: each player's network size, declared with its reads, scale and count, is laid
     out, encoded, in its space, and refreshed when the field it reads changes (its key holds it)."""
-    _with_players_feature(monkeypatch, NETWORK_SIZE)
-    game = Game(3)
-    st = game.new_initial_state(4)
-    rng = np.random.default_rng(4)
-    for _ in range(60):
-        legal = st.legal_actions()
-        st.apply(int(legal[rng.integers(len(legal))]))
-    ob = Observer(game)
+    _with_feature(monkeypatch, features.PLAYERS, NETWORK_SIZE)
+    st = _mid_game(3, 4)
+    ob = Observer(st.game)
     assert ob.fields[3].entries[-1] == "network_size"
     sizes = st.reach[:, :-1].sum(axis=1)
     obs = ob.encode(st, 1)
     assert ob.space.contains(obs)
-    assert np.allclose(obs["players"][:, -1], sizes[ob.orders[1]] / ob.hw)
+    assert np.allclose(obs["players"][:, ob.at["players"].network_size], sizes[ob.orders[1]] / ob.hw)
     st.reach[0, np.flatnonzero(~st.reach[0, :-1])[0]] = True  # an edit only this feature reads
     assert obs["players"][2, -1] < ob.encode(st, 1)["players"][2, -1]  # seat 0 is row 2 for seat 1
 
 
+@pytest.mark.parametrize("part, feature, want", [
+    (features.PLAYERS, features.Feature("tokens_held", ("tokens",), "players", scale=1.0 / 64,
+                                        count=lambda st, ob: st.tokens.sum(axis=(1, 2))),
+     lambda st, ob: st.tokens.sum(axis=(1, 2))[ob.orders[0]] / 64),
+    (features.TURN, features.Feature("decisions", ("history",), "call", scale=1.0 / 1000,
+                                     count=lambda st, ob: min(len(st.history), 1000)),
+     lambda st, ob: len(st.history) / 1000),
+    (features.SUPPLY, features.Feature("spells_unseen", ("spell_unseen",), "supply",
+                                       scale=lambda ob: 1.0 / ob.n_spells, count=lambda st, ob: st.spell_unseen),
+     lambda st, ob: st.spell_unseen / ob.n_spells),
+])
+def test_counts_fill_players_call_and_supply_features(monkeypatch, part, feature, want):
+    """A count fills a feature that changes at most decisions (players, every call) as well as a rarely
+    changing one: no fill code for any of them."""
+    _with_feature(monkeypatch, part, feature)
+    ob = Observer(Game(4))
+    st = _mid_game(4, 7)
+    for _ in range(3):
+        got = ob.encode(st, 0)[part.key][..., getattr(ob.at[part.key], feature.name)]
+        assert np.allclose(got, want(st, ob))
+        legal = st.legal_actions()
+        st.apply(int(legal[-1]))
+
+
 def test_a_count_where_no_fill_runs_it_is_refused(monkeypatch):
-    _with_players_feature(monkeypatch, dataclasses.replace(NETWORK_SIZE, memo="players"))
-    with pytest.raises(ValueError, match="players.network_size: a declared count fills only"):
+    _with_feature(monkeypatch, features.HORDE, features.Feature("bribed", ("horde_bribes",), "horde",
+                                                                count=lambda st, ob: st.horde_bribes.sum(axis=1)))
+    with pytest.raises(ValueError, match="horde.bribed: a declared count fills only"):
         Observer(Game(2))
