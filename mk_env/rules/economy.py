@@ -97,6 +97,7 @@ def gain(state: GameState, p: int, resource: int, n: int) -> int:
 
 
 def gain_vector(state: GameState, p: int, counts) -> None:
+    """Take a count vector of resources from the supply (each up to what is left), into p's storage."""
     for r in range(N_RESOURCES):
         if counts[r]:
             gain(state, p, r, int(counts[r]))

@@ -30,6 +30,7 @@ def _network(st: GameState, p: int) -> np.ndarray:
 
 
 def great_hall_honour(st: GameState, net: np.ndarray) -> int:
+    """Honour of the great halls whose altar lies in ``net``: the high value with a statue on the altar."""
     pack = st.game.pack
     total = 0
     for h, altar in enumerate(st.hall_altar.tolist()):
@@ -55,6 +56,7 @@ def statue_honour(st: GameState, net: np.ndarray) -> int:
 
 
 def leftover_sets(st: GameState, p: int) -> int:
+    """Sets of identical resources p (or p's team) makes after the best trades."""
     counts = sum(eco.owned(st, q) for q in st.game.teammates[p]) if st.game.team_mode else eco.owned(st, p)
     if st.game.team_mode:  # team storage was counted once per teammate
         counts = counts - st.storage[st.game.storage_of[p]] * (len(st.game.teammates[p]) - 1)

@@ -216,11 +216,13 @@ def apply_spell_option(st: GameState, p: int, k: int) -> None:
 
 
 def apply_smoot_slot(st: GameState, p: int, slot: int) -> None:
+    """``SPELL_SMOOT``: the trollsmoot slot chosen, applied by the effect under way."""
     spell = spell_being_cast(st)
     SPELL_EFFECTS[spell.effect].on_smoot_slot(st, p, slot, spell)
 
 
 def apply_horde_slot(st: GameState, p: int, h: int) -> None:
+    """``SPELL_HORDE``: the horde slot chosen, applied by the effect under way."""
     spell = spell_being_cast(st)
     SPELL_EFFECTS[spell.effect].on_horde_slot(st, p, h, spell)
 

@@ -112,8 +112,10 @@ def apply_move_statue(st: GameState, p: int, dest: int) -> None:
 
 # -- explanation ---------------------------------------------------------------------------------------
 def why_not_select_statue(st: GameState, p: int, arg: int, have: np.ndarray) -> str:
+    """Why selecting the statue on square ``arg`` is illegal now."""
     return "there is no statue of your network there that can move now"
 
 
 def why_not_move_statue(st: GameState, p: int, arg: int, have: np.ndarray) -> str:
+    """Why moving the selected statue to square ``arg`` is illegal now."""
     return "that square is not a free square of the statue's tunnel or of an adjacent tunnel of your network"

@@ -90,6 +90,7 @@ def check_score(state: GameState) -> None:
 
 
 def check_baseline(state: GameState, baseline: ComponentTotals) -> None:
+    """The totals that setup fixes (statues, workshops revealed, every component) are unchanged."""
     now = component_totals(state)
     if now.statues != baseline.statues:
         fail("statues", f"statues by clan {list(now.statues)}, setup placed {list(baseline.statues)}")

@@ -101,6 +101,7 @@ def check_tiles(state: GameState) -> None:
 
 
 def check_halls(state: GameState) -> None:
+    """Great halls: squares and hall ids agree; a dedicated hall covers its size, its altar, one tile."""
     geo, pack = state.game.geo, state.game.pack
     kind, hall_at = state.kind, state.hall_at
     if ((kind == GREAT_HALL) != (hall_at >= 0)).any():

@@ -24,6 +24,7 @@ class InvariantError(AssertionError):
 
 
 def fail(what: str, detail: str) -> None:
+    """Raise :class:`InvariantError` naming the invariant and the facts."""
     raise InvariantError(f"{what}: {detail}")
 
 
@@ -66,11 +67,13 @@ def pedestal_places(state: GameState) -> dict[str, np.ndarray]:
 
 
 def tunnels_dug(state: GameState) -> np.ndarray:
+    """Tunnel tiles on the board (dug), per tunnel shape."""
     shapes = np.array([s for s in state.tile_shape if s >= 0], dtype=np.int64)
     return np.bincount(shapes, minlength=len(state.game.pack.tunnels))
 
 
 def horde_cards(state: GameState) -> list[int]:
+    """Every horde card in the game: decks, the horde, trollsmoots, the one being recruited."""
     n0 = state.game.n_starters
     cards = [c for deck in state.decks for c in deck]
     cards += [int(c) for c in state.horde if c >= 0]
