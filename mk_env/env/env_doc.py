@@ -73,7 +73,10 @@ the horde decks or of the spell deck, nor another player's starter hand (deck si
 The sub-decision being resolved (selected statue, the tunnel awaiting its mineral, the spell being
 resolved, the troll being recruited ...) is part of it, so the observation is Markov for the acting
 player. Board channels are float32 0/1 over the grid, shape `(C, H, W)`; the dict is flat, so
-Stable-Baselines3's `MultiInputPolicy` takes the inner dict as it is.
+Stable-Baselines3's `MultiInputPolicy` takes the inner dict as it is. Each feature (a run of entries
+of one array) is declared once in `mk_env/env/features.py`: its name, the state fields it reads,
+when it is refilled and its scale; the tables below, the offsets (`env.observer.at[key].<feature>`)
+and the encoder's memo keys derive from it.
 
 ### Observation styles
 
