@@ -54,7 +54,7 @@ class Feature:
     reads: tuple[str, ...]  # the state fields it reads ("<field>:len": only the length(s))
     memo: str  # when it is refilled: "static", "seat", "call" or a memo group of MEMO_FILLS
     entries: Of = ()  # the entry names (empty: one entry called ``name``)
-    scale: Of | float | None = None  # players and supply: the multiplier(s) turning its counts into [0, 1]
+    scale: Of | float | None = None  # players, supply, counts: the multiplier(s) taking its counts into [0, 1]
     meaning: Of | str = ""  # board channels: what a 1 means (one string per entry, or one for all)
     #: how it is filled, when no fill method writes it by name: its counts (before ``scale``) from the
     #: state and the observer (one row per seat in the players part); any memo group of the players
@@ -102,8 +102,16 @@ def _who(k: int) -> str:
 
 _tunnels = _names(lambda ob: ob.game.pack.tunnels)
 _workshops = _names(lambda ob: ob.game.pack.workshops)
-_seats = lambda ob: range(ob.n)  # noqa: E731 - a short table entry
-_clan_meaning = lambda what: tuple(f"{what} of the {c.capitalize()} clan" for c in CLANS)  # noqa: E731
+
+
+def _seats(ob: Observer) -> range:
+    return range(ob.n)
+
+
+def _clan_meaning(what: str) -> tuple[str, ...]:
+    return tuple(f"{what} of the {c.capitalize()} clan" for c in CLANS)
+
+
 _BOARD_SQUARES = ("kind", "statue", "pedestal", "buried")  # what the square-code lookup reads
 
 BOARD = Part("board", lambda ob: (ob.h, ob.w), "board channels over the grid (see the channel table)", (
