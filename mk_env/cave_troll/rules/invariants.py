@@ -83,13 +83,15 @@ def _board(st: CaveTrollState) -> list[str]:
             continue
         if k in events or (g.is_adventurer[c] and x == lair.pit) or (k in (CAVE_TROLL, TREASURE) and x >= lair.n_rooms):
             out.append(f"{g.layout.counter_name(c)} cannot be in {lair.names[x]}")
-    pending_room = st.pending.room if st.phase in (Phase.ENTRY_PUSH, Phase.ESCAPE) else None
+    # the room a Wraith entered (push still to come) or the Cave Troll's room (escapes still to come)
+    pending_room = st.pending.room if st.phase in (Phase.ENTRY_PUSH, Phase.PUSH_TO, Phase.ESCAPE) else None
+    troll_room = st.pending.room if st.phase == Phase.ESCAPE else None
     for r in range(lair.n_rooms):
-        limit = g.pack.rules.room_limit + (1 if r == pending_room and st.phase == Phase.ENTRY_PUSH else 0)
+        limit = g.pack.rules.room_limit + (r == pending_room)  # the entering Wraith or Cave Troll
         if occ.crowd[r] > limit:
             out.append(f"{lair.names[r]} holds {occ.crowd[r]} adventurers and monsters (limit {limit})")
         trolls = [c for c in occ.at[r] if g.kind_of[c] == CAVE_TROLL]
-        if len(trolls) > 1 or (trolls and r != pending_room and any(
+        if len(trolls) > 1 or (trolls and r != troll_room and any(
                 c not in trolls and c != st.cloaked for c in occ.at[r])):
             out.append(f"{lair.names[r]} holds a Cave Troll and other counters")
         if r == st.idol_room and occ.at[r]:
