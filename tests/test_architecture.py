@@ -1,0 +1,139 @@
+"""The shape docs/architecture.md describes: the layers import one way (rules <- env <- agents <- training,
+the rules with numpy only), no module of ``mk_env/`` or ``agents/`` takes part in an import cycle at
+import time, and every module stays under 400 lines."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("mk_env", "agents", "training")
+MAX_LINES = 400
+#: what each layer may import besides the standard library and its own layer (by top-level name or
+#: dotted prefix); a module belongs to the layer of the first pattern its dotted name starts with
+LAYERS = (
+    ("rules", ("mk_env.rules", "mk_env.cave_troll.rules"), ("numpy",)),
+    ("env", ("mk_env",), ("mk_env.rules", "mk_env.cave_troll.rules")),
+    ("agents", ("agents",), ("mk_env",)),
+    ("training", ("training",), ("mk_env", "agents")),
+)
+#: the layers above each one: an import of any of them is an upward import
+ABOVE = {"rules": ("mk_env", "agents", "training"), "env": ("agents", "training"), "agents": ("training",),
+         "training": ()}
+
+
+def _modules() -> Iterator[tuple[str, Path]]:
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            yield ".".join(parts[:-1] if parts[-1] == "__init__" else parts), path
+
+
+MODULES = dict(_modules())
+
+
+def _layer(module: str) -> str:
+    return next(name for name, prefixes, _ in LAYERS if any(_within(module, p) for p in prefixes))
+
+
+def _within(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+def _imports(module: str, path: Path, at_import_time: bool) -> Iterator[tuple[str, int]]:
+    """(imported module, line) of each import; ``at_import_time``: only those run when the module is
+    imported (not inside functions, not under ``if TYPE_CHECKING:``)."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+
+    def visit(nodes: list[ast.stmt]) -> Iterator[tuple[str, int]]:
+        for node in nodes:
+            if isinstance(node, ast.Import):
+                yield from ((alias.name, node.lineno) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
+                    base = ".".join(anchor + ([base] if base else []))
+                subs = [f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in MODULES]
+                if len(subs) < len(node.names):  # names defined by ``base`` itself (not its submodules)
+                    yield base, node.lineno
+                yield from ((sub, node.lineno) for sub in subs)  # ``from . import x``: the module x
+            elif at_import_time and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                continue
+            elif at_import_time and isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                yield from visit(node.orelse)
+            else:
+                for field in ("body", "orelse", "finalbody", "handlers"):
+                    yield from visit([n for n in getattr(node, field, []) if isinstance(n, ast.AST)])
+
+    yield from visit(ast.parse(path.read_text(encoding="utf-8")).body)
+
+
+def test_the_layers_import_one_way_and_the_rules_only_numpy():
+    upward = []
+    for module, path in MODULES.items():
+        layer = _layer(module)
+        _, own, allowed = next(entry for entry in LAYERS if entry[0] == layer)
+        for name, line in _imports(module, path, at_import_time=False):
+            top = name.partition(".")[0]
+            if any(_within(name, p) for p in (*own, *allowed)) or top in sys.stdlib_module_names:
+                continue
+            if layer == "rules" or top in ABOVE[layer] or (layer == "env" and top == "mk_env"):
+                upward.append(f"{path.relative_to(ROOT)}:{line}: the {layer} layer imports {name}")
+    assert not upward, "\n".join(upward)
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm), and self-loops."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[list[str]] = []
+
+    def strongconnect(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                strongconnect(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1 or v in graph[v]:
+                out.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            strongconnect(v)
+    return out
+
+
+def test_no_import_cycle_inside_mk_env_or_agents():
+    inside = {m: p for m, p in MODULES.items() if m.partition(".")[0] in ("mk_env", "agents")}
+    graph = {m: {name for name, _ in _imports(m, p, at_import_time=True) if name in inside and name != m}
+             for m, p in inside.items()}
+    assert not _cycles(graph), _cycles(graph)
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_module_is_under_400_lines(package):
+    long = {str(p.relative_to(ROOT)): n for m, p in MODULES.items() if m.partition(".")[0] == package
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) >= MAX_LINES}
+    assert not long, f"modules of {MAX_LINES} lines or more: {long}"
