@@ -79,3 +79,8 @@ def legal_args(st: CaveTrollState, block: Block) -> list[int]:
 
 def names(st: CaveTrollState, locs: list[int]) -> list[str]:
     return [st.game.pack.lair.names[x] for x in locs]
+
+
+def lay(st: CaveTrollState, *counters: tuple[int, Kind, str]) -> list[int]:
+    """:func:`put` each (seat, kind, place); their ids."""
+    return [put(st, seat, kind, place) for seat, kind, place in counters]

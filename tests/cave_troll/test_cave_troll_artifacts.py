@@ -1,6 +1,6 @@
 """ARTIFACT COUNTERS: each artifact's effect, its targets, and that playing it takes an action."""
 
-from cave_troll_helpers import act, can_move, legal_args, move, names, on_top, position, put, where
+from cave_troll_helpers import act, can_move, lay, legal_args, move, names, on_top, position, put, where
 
 from mk_env.cave_troll.rules import Artifact, Block, Kind, Phase
 from mk_env.cave_troll.rules.vocabulary import DISCARDED, PLAYED
@@ -18,9 +18,7 @@ def give(st, seat, kind):
 def test_helm_of_mind_control_moves_an_opponents_counter_up_to_three_rooms():
     st = position(n=2)
     helm = give(st, 0, Artifact.HELM_OF_MIND_CONTROL)
-    theirs = put(st, 1, Kind.EXPLORER, "R01")
-    troll = put(st, 1, Kind.CAVE_TROLL, "R20")
-    mine = put(st, 0, Kind.EXPLORER, "R33")
+    theirs, troll, mine = lay(st, (1, Kind.EXPLORER, "R01"), (1, Kind.CAVE_TROLL, "R20"), (0, Kind.EXPLORER, "R33"))
     targets = legal_args(st, Block.HELM)
     assert theirs in targets and troll not in targets and mine not in targets
     act(st, Block.HELM, theirs)
@@ -46,11 +44,9 @@ def test_helm_may_stop_after_one_step_and_its_wraith_does_not_push():
 def test_chalice_of_teleportation_moves_each_adventurer_anywhere_allowed():
     st = position(n=2)
     chalice = give(st, 0, Artifact.CHALICE_OF_TELEPORTATION)
-    a = put(st, 0, Kind.EXPLORER, "north-west entrance")
-    b = put(st, 0, Kind.KNIGHT, "north-west entrance")
-    theirs = put(st, 1, Kind.EXPLORER, "north-west entrance")
-    put(st, 1, Kind.CAVE_TROLL, "R22")
-    put(st, 1, Kind.KNIGHT, "R24")
+    a, b, theirs, _, _ = lay(st, (0, Kind.EXPLORER, "north-west entrance"), (0, Kind.KNIGHT, "north-west entrance"),
+                             (1, Kind.EXPLORER, "north-west entrance"), (1, Kind.CAVE_TROLL, "R22"),
+                             (1, Kind.KNIGHT, "R24"))
     act(st, Block.CHALICE, "north-west entrance")
     assert st.art_at[chalice] == PLAYED and st.phase == Phase.TELEPORT
     dests = names(st, legal_args(st, Block.TELEPORT))

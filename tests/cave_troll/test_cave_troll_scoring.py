@@ -1,7 +1,7 @@
 """SCORING and GAME END."""
 
 import pytest
-from cave_troll_helpers import act, on_top, position, put
+from cave_troll_helpers import act, lay, on_top, position, put
 
 from mk_env.cave_troll.rules import Block, Kind, Phase
 from mk_env.cave_troll.rules.scoring import count_the_loot
@@ -14,15 +14,9 @@ def test_scoring_with_a_barbarian_tie_two_dwarves_and_a_treasure():
     (3 x 2 x 2 = 12, whoever controls) and the Treasure adds 4, not doubled: 16 to seat 0.
     R11 (5 gold): seat 1's Barbarian beats one Explorer: 5 to seat 1."""
     st = position(n=2)
-    put(st, 0, Kind.BARBARIAN, "R12")
-    put(st, 1, Kind.EXPLORER, "R12")
-    put(st, 1, Kind.EXPLORER, "R12")
-    put(st, 0, Kind.DWARF, "R07")
-    put(st, 0, Kind.EXPLORER, "R07")
-    put(st, 1, Kind.DWARF, "R07")
-    put(st, 1, Kind.TREASURE, "R07")
-    put(st, 1, Kind.BARBARIAN, "R11")
-    put(st, 0, Kind.EXPLORER, "R11")
+    lay(st, (0, Kind.BARBARIAN, "R12"), (1, Kind.EXPLORER, "R12"), (1, Kind.EXPLORER, "R12"),
+        (0, Kind.DWARF, "R07"), (0, Kind.EXPLORER, "R07"), (1, Kind.DWARF, "R07"), (1, Kind.TREASURE, "R07"),
+        (1, Kind.BARBARIAN, "R11"), (0, Kind.EXPLORER, "R11"))
     count_the_loot(st)
     assert st.score == [16, 5]
     assert st.score_breakdown(0) == {"rooms": 12, "treasure": 4, "idol": 0, "last_counter": 0, "artifacts": 0,
@@ -31,13 +25,8 @@ def test_scoring_with_a_barbarian_tie_two_dwarves_and_a_treasure():
 
 def test_monsters_do_not_count_for_control_and_a_tie_scores_nobody():
     st = position(n=3)
-    put(st, 0, Kind.EXPLORER, "R13")
-    put(st, 1, Kind.EXPLORER, "R13")
-    put(st, 2, Kind.ORC, "R13")
-    put(st, 2, Kind.WRAITH, "R13")
-    put(st, 2, Kind.EXPLORER, "R24")
-    put(st, 1, Kind.ORC, "R24")
-    put(st, 1, Kind.WRAITH, "R24")
+    lay(st, (0, Kind.EXPLORER, "R13"), (1, Kind.EXPLORER, "R13"), (2, Kind.ORC, "R13"), (2, Kind.WRAITH, "R13"),
+        (2, Kind.EXPLORER, "R24"), (1, Kind.ORC, "R24"), (1, Kind.WRAITH, "R24"))
     count_the_loot(st)
     assert st.score == [0, 0, 5]
 
