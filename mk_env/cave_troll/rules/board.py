@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 
 KNIGHT, ORC, CAVE_TROLL, TREASURE = Kind.KNIGHT.value, Kind.ORC.value, Kind.CAVE_TROLL.value, Kind.TREASURE.value
 BARBARIAN, WRAITH, DWARF = Kind.BARBARIAN.value, Kind.WRAITH.value, Kind.DWARF.value
+#: what a counter is to the occupancy (``game.role_of``): counted in the crowd, a Cave Troll, a Knight, a
+#: Treasure (not counted)
+ROLE_CROWD, ROLE_TROLL, ROLE_KNIGHT, ROLE_TREASURE = range(4)
 
 
 class Occupancy:
@@ -30,16 +33,16 @@ class Occupancy:
         n_loc = g.pack.lair.size
         at: list[list[int]] = [[] for _ in range(n_loc)]
         crowd, troll, knights = [0] * n_loc, [False] * n_loc, [0] * n_loc
-        kinds, owners = g.kind_of, g.owner_of
+        role, owners = g.role_of, g.owner_of
         for c, x in enumerate(st.loc):
             if x >= 0:
                 at[x].append(c)
-                k = kinds[c]
-                if k != TREASURE:
+                r = role[c]
+                if r != ROLE_TREASURE:
                     crowd[x] += 1
-                    if k == CAVE_TROLL:
+                    if r == ROLE_TROLL:
                         troll[x] = True
-                    elif k == KNIGHT:
+                    elif r == ROLE_KNIGHT:
                         knights[x] |= 1 << owners[c]
         self.at, self.crowd, self.troll, self.knights = at, crowd, troll, knights
 
@@ -61,13 +64,13 @@ def relocate(st: CaveTrollState, cid: int, where: int) -> None:
 def may_enter(st: CaveTrollState, occ: Occupancy, cid: int, dest: int, cloaked: bool = False) -> bool:
     """Whether counter ``cid`` may go into location ``dest`` under the movement limits: adventurers never
     into the pit; never into the Idol's room; into a room only if it holds fewer than five adventurers
-    and monsters, no Cave Troll and no opponent's Knight (a Knight may enter an opponent's Knight's room).
-    ``cloaked``: the Cloak of Invisibility lifts the Cave Troll and Knight limits."""
+    and monsters, no Cave Troll and no opponent's Knight (a Knight may enter an opponent's Knight's room);
+    an entrance always. ``cloaked``: the Cloak of Invisibility lifts the Cave Troll and Knight limits."""
     g = st.game
     lair = g.pack.lair
     if dest == lair.pit:
         return g.is_monster[cid]
-    if dest >= lair.n_rooms:  # an entrance: any number of counters
+    if dest >= lair.n_rooms:
         return True
     if dest == st.idol_room or occ.crowd[dest] >= g.pack.rules.room_limit:
         return False
@@ -75,7 +78,7 @@ def may_enter(st: CaveTrollState, occ: Occupancy, cid: int, dest: int, cloaked: 
         return True
     if occ.troll[dest]:
         return False
-    return not (occ.knights[dest] & ~(1 << g.owner_of[cid])) or g.kind_of[cid] == KNIGHT
+    return not (occ.knights[dest] & ~(1 << g.owner_of[cid])) or g.role_of[cid] == ROLE_KNIGHT
 
 
 def enter(st: CaveTrollState, cid: int, dest: int) -> None:

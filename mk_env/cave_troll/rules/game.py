@@ -10,16 +10,18 @@ import numpy as np
 
 from mk_env.rules import ConfigError, StateError
 
+from .board import ROLE_CROWD, ROLE_KNIGHT, ROLE_TREASURE, ROLE_TROLL
 from .content import CaveTrollPack
 from .layout import ActionLayout
 from .pack import load_pack
 from .saves import read_state
 from .state import CaveTrollState
 from .turn import begin_turn
-from .vocabulary import ADVENTURERS, MONSTERS, MOVERS, STACK
+from .vocabulary import ADVENTURERS, MONSTERS, MOVERS, STACK, Kind
 
 #: players the rule text allows ("2-4 players")
 PLAYERS = (2, 3, 4)
+_ROLES = {Kind.CAVE_TROLL: ROLE_TROLL, Kind.KNIGHT: ROLE_KNIGHT, Kind.TREASURE: ROLE_TREASURE}
 
 
 class Game:
@@ -44,6 +46,7 @@ class Game:
         self.is_adventurer = tuple(self.pack.slot_kinds[c % k] in ADVENTURERS for c in ids)
         self.is_monster = tuple(self.pack.slot_kinds[c % k] in MONSTERS for c in ids)
         self.is_mover = tuple(self.pack.slot_kinds[c % k] in MOVERS for c in ids)
+        self.role_of = tuple(_ROLES.get(kind, ROLE_CROWD) for kind in self.kind_of)
         #: each seat's counter ids, by slot
         self.counters_of = tuple(tuple(range(p * k, (p + 1) * k)) for p in range(num_players))
         self.layout = ActionLayout(self.pack, num_players)

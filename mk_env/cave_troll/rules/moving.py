@@ -28,11 +28,8 @@ def destinations(st: CaveTrollState, occ: Occupancy, cid: int) -> list[int]:
     x = st.loc[cid]
     kind = g.kind_of[cid]
     cloaked = cid == st.cloaked
-    if kind == THIEF:
-        targets = [d for d in range(lair.pit) if d != x]  # every room and entrance
-    else:
-        targets = lair.reach[x]
-    out = [d for d in targets if may_enter(st, occ, cid, d, cloaked)]
+    targets = range(lair.pit) if kind == THIEF else lair.reach[x]  # the Thief: every room and entrance
+    out = [d for d in targets if d != x and may_enter(st, occ, cid, d, cloaked)]
     if kind == WRAITH:
         full = [d for d in targets if d < lair.n_rooms and d not in out and d != st.idol_room
                 and occ.crowd[d] >= g.pack.rules.room_limit and not occ.troll[d]
