@@ -3,7 +3,7 @@ holds exactly the counters a test puts there, and small helpers to act by block 
 
 from __future__ import annotations
 
-from mk_env.cave_troll.rules import Block, CaveTrollState, Game, Kind, Phase
+from mk_env.cave_troll.rules import Artifact, Block, CaveTrollState, Game, Kind, Phase
 from mk_env.cave_troll.rules.invariants import check
 from mk_env.cave_troll.rules.vocabulary import NO_PENDING, PILE
 
@@ -84,3 +84,12 @@ def names(st: CaveTrollState, locs: list[int]) -> list[str]:
 def lay(st: CaveTrollState, *counters: tuple[int, Kind, str]) -> list[int]:
     """:func:`put` each (seat, kind, place); their ids."""
     return [put(st, seat, kind, place) for seat, kind, place in counters]
+
+
+def give(st: CaveTrollState, seat: int, kind: Artifact) -> int:
+    """Put the artifact of ``kind`` into ``seat``'s hand (out of the stack); its index."""
+    i = next(i for i, a in enumerate(st.game.pack.artifacts) if a.kind == kind)
+    st.art_at[i] = seat
+    st.stack.remove(i)
+    st.invalidate_caches()
+    return i

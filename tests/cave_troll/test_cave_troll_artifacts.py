@@ -1,18 +1,9 @@
 """ARTIFACT COUNTERS: each artifact's effect, its targets, and that playing it takes an action."""
 
-from cave_troll_helpers import act, can_move, lay, legal_args, move, names, on_top, position, put, where
+from cave_troll_helpers import act, can_move, give, lay, legal_args, move, names, on_top, position, put, where
 
 from mk_env.cave_troll.rules import Artifact, Block, Kind, Phase
 from mk_env.cave_troll.rules.vocabulary import DISCARDED, PLAYED
-
-
-def give(st, seat, kind):
-    """Put the artifact of ``kind`` into ``seat``'s hand; its index."""
-    i = next(i for i, a in enumerate(st.game.pack.artifacts) if a.kind == kind)
-    st.art_at[i] = seat
-    st.stack.remove(i)
-    st.invalidate_caches()
-    return i
 
 
 def test_helm_of_mind_control_moves_an_opponents_counter_up_to_three_rooms():
