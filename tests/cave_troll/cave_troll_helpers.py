@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from mk_env.cave_troll.rules import Artifact, Block, CaveTrollState, Game, Kind, Phase
 from mk_env.cave_troll.rules.invariants import check
-from mk_env.cave_troll.rules.vocabulary import NO_PENDING, PILE
+from mk_env.cave_troll.rules.vocabulary import DISCARDED, NO_PENDING, PILE
 
 
 def position(n: int = 4, seat: int = 0, actions: int = 4, seed: int = 0) -> CaveTrollState:
@@ -93,3 +93,24 @@ def give(st: CaveTrollState, seat: int, kind: Artifact) -> int:
     st.stack.remove(i)
     st.invalidate_caches()
     return i
+
+
+def last_counter(st: CaveTrollState, seat: int, kind: Kind) -> int:
+    """Leave ``seat`` a single counter (its next ``kind``) in its pile, the others discarded."""
+    keep = on_top(st, seat, kind)
+    for c in [c for c in st.piles[seat] if c != keep]:
+        st.piles[seat].remove(c)
+        st.loc[c] = DISCARDED
+    st.invalidate_caches()
+    return keep
+
+
+def cloaked_in_troll_room(st: CaveTrollState) -> int:
+    """Seat 0 cloaks an Explorer in R07 and moves it into R12, seat 1's Cave Troll's room (the Cloak's
+    second room still to choose); the Explorer's id."""
+    give(st, 0, Artifact.CLOAK_OF_INVISIBILITY)
+    e = put(st, 0, Kind.EXPLORER, "R07")
+    put(st, 1, Kind.CAVE_TROLL, "R12")
+    act(st, Block.CLOAK, st.game.slot_of[e])
+    move(st, e, "R12")
+    return e

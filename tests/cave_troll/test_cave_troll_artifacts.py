@@ -1,6 +1,6 @@
 """ARTIFACT COUNTERS: each artifact's effect, its targets, and that playing it takes an action."""
 
-from cave_troll_helpers import act, can_move, give, lay, legal_args, move, names, on_top, position, put, where
+from cave_troll_helpers import act, can_move, cloaked_in_troll_room, give, lay, legal_args, move, names, on_top, position, put, where
 
 from mk_env.cave_troll.rules import Artifact, Block, Kind, Phase
 from mk_env.cave_troll.rules.vocabulary import DISCARDED, PLAYED
@@ -100,11 +100,7 @@ def test_cloak_of_invisibility_two_rooms_for_one_action_into_troll_and_knight_ro
 
 def test_a_cloaked_adventurer_that_leaves_the_troll_room_survives():
     st = position(n=2)
-    give(st, 0, Artifact.CLOAK_OF_INVISIBILITY)
-    e = put(st, 0, Kind.EXPLORER, "R07")
-    put(st, 1, Kind.CAVE_TROLL, "R12")
-    act(st, Block.CLOAK, st.game.slot_of[e])
-    move(st, e, "R12")
+    e = cloaked_in_troll_room(st)
     act(st, Block.STEP, "R11")
     act(st, Block.END_TURN)
     assert st.loc[e] == where(st, "R11")

@@ -1,16 +1,19 @@
 """The points the rule text leaves open, as decided in docs/cave-troll/rules-decisions.md (one test each
 where the rule tests elsewhere do not already show it; the document names every test)."""
 
-from cave_troll_helpers import act, can_move, give, lay, legal_args, move, names, on_top, position, put, where
+import pytest
+from cave_troll_helpers import (act, can_move, cloaked_in_troll_room, give, lay, last_counter, legal_args, move, names,
+                                on_top, position, put, where)
 
 from mk_env.cave_troll.rules import Artifact, Block, Kind, Phase
 from mk_env.cave_troll.rules.vocabulary import DISCARDED
 
 
-def test_a_wraith_may_push_its_owners_own_adventurer():
+@pytest.mark.parametrize("monster, block", [(Kind.WRAITH, Block.PUSH), (Kind.ORC, Block.ORC)])
+def test_a_wraith_or_an_orc_may_act_on_its_owners_own_adventurer(monster, block):
     st = position(n=2)
-    mine, _ = lay(st, (0, Kind.EXPLORER, "R07"), (0, Kind.WRAITH, "R07"))
-    assert legal_args(st, Block.PUSH) == [mine]
+    mine, _ = lay(st, (0, Kind.EXPLORER, "R07"), (0, monster, "R07"))
+    assert legal_args(st, block) == [mine]
 
 
 def test_a_pushed_knight_discards_the_orcs_where_it_lands():
@@ -28,12 +31,6 @@ def test_a_knight_coming_into_play_at_an_entrance_discards_the_orcs_there():
     act(st, Block.DRAW)
     act(st, Block.PLACE, "north-west entrance")
     assert st.loc[orc] == DISCARDED
-
-
-def test_an_orc_may_discard_its_owners_own_adventurer():
-    st = position(n=2)
-    mine, _ = lay(st, (0, Kind.EXPLORER, "R07"), (0, Kind.ORC, "R07"))
-    assert legal_args(st, Block.ORC) == [mine]
 
 
 def test_no_cave_troll_in_the_idols_room():
@@ -64,11 +61,7 @@ def test_escapes_allow_no_push_and_no_thief_jump():
 def test_count_the_loot_as_the_last_counter_scores_twice():
     st = position(n=2)
     put(st, 1, Kind.EXPLORER, "R01")
-    keep = on_top(st, 0, Kind.COUNT_THE_LOOT)
-    for c in [c for c in st.piles[0] if c != keep]:
-        st.piles[0].remove(c)
-        st.loc[c] = DISCARDED
-    st.invalidate_caches()
+    last_counter(st, 0, Kind.COUNT_THE_LOOT)
     act(st, Block.DRAW)
     assert st.is_terminal() and st.score == [3, 2]  # R01 scored by the counter, then by the end
 
@@ -96,17 +89,9 @@ def test_a_second_cloak_room_may_be_declined():
 
 def test_a_cloaked_adventurer_in_a_troll_room_at_the_end_is_discarded_before_scoring():
     st = position(n=2)
-    give(st, 0, Artifact.CLOAK_OF_INVISIBILITY)
-    e = put(st, 0, Kind.EXPLORER, "R07")
-    put(st, 1, Kind.CAVE_TROLL, "R12")
-    act(st, Block.CLOAK, st.game.slot_of[e])
-    move(st, e, "R12")
+    e = cloaked_in_troll_room(st)
     act(st, Block.DECLINE)
-    keep = on_top(st, 0, Kind.ORC)
-    for c in [c for c in st.piles[0] if c != keep]:
-        st.piles[0].remove(c)
-        st.loc[c] = DISCARDED
-    st.invalidate_caches()
+    last_counter(st, 0, Kind.ORC)
     act(st, Block.DRAW)
     assert st.is_terminal() and st.loc[e] == DISCARDED and st.score_breakdown(0)["rooms"] == 0
 

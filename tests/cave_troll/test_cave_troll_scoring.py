@@ -1,7 +1,7 @@
 """SCORING and GAME END."""
 
 import pytest
-from cave_troll_helpers import act, lay, on_top, position, put
+from cave_troll_helpers import act, last_counter, lay, position, put
 
 from mk_env.cave_troll.rules import Block, Kind, Phase
 from mk_env.cave_troll.rules.scoring import count_the_loot
@@ -39,17 +39,6 @@ def test_scoring_twice_adds_up_on_the_score_track():
     assert st.score == [2, 0] and st.gold[0][0] == 2
 
 
-def _last_counter(st, seat, kind):
-    """Leave ``seat`` a single counter (``kind``) in its pile; the rest on the board or discarded."""
-    keep = on_top(st, seat, kind)
-    for c in list(st.piles[seat]):
-        if c != keep:
-            st.piles[seat].remove(c)
-            st.loc[c] = -2
-    st.invalidate_caches()
-    return keep
-
-
 def test_the_game_ends_on_the_last_counter_with_the_bonus_and_unplayed_artifacts():
     """Seat 0 draws its last counter: the board is scored one last time, seat 0 gets +3, and every holder
     of an unplayed artifact gets its gold (seat 0: Helm 3; seat 1: Idol 4 + Cloak 2)."""
@@ -63,7 +52,7 @@ def test_the_game_ends_on_the_last_counter_with_the_bonus_and_unplayed_artifacts
     st.art_at[arts["CLOAK_OF_INVISIBILITY"]] = 1
     st.art_at[arts["WAND_OF_SPEED"]] = PLAYED
     st.stack = [i for i, a in enumerate(st.art_at) if a == -1]
-    _last_counter(st, 0, Kind.ORC)
+    last_counter(st, 0, Kind.ORC)
     act(st, Block.DRAW)
     assert st.is_terminal() and st.current_player() == -1 and st.ender == 0
     assert st.score_breakdown(0) == {"rooms": 5, "treasure": 0, "idol": 0, "last_counter": 3, "artifacts": 3,
@@ -76,7 +65,7 @@ def test_the_game_ends_on_the_last_counter_with_the_bonus_and_unplayed_artifacts
 def test_the_last_counter_is_played_before_the_game_ends():
     """The last counter drawn is an adventurer: its player puts it in an entrance, then the game ends."""
     st = position(n=2)
-    _last_counter(st, 0, Kind.EXPLORER)
+    last_counter(st, 0, Kind.EXPLORER)
     act(st, Block.DRAW)
     assert st.phase == Phase.PLACE and not st.is_terminal()
     act(st, Block.PLACE, "north-west entrance")
@@ -86,7 +75,7 @@ def test_the_last_counter_is_played_before_the_game_ends():
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_tied_winners_share_the_win(n):
     st = position(n=n)
-    _last_counter(st, 0, Kind.ORC)
+    last_counter(st, 0, Kind.ORC)
     put(st, 1, Kind.EXPLORER, "R07")  # 3 gold to seat 1, the +3 bonus to seat 0
     act(st, Block.DRAW)
     assert st.ranks()[:2] == [0, 0]
