@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .statues import statue_destinations
+from . import spells
 from .economy import owned as resources_owned
+from .statues import statue_destinations
 
 if TYPE_CHECKING:
     from .content import Spell
@@ -41,7 +42,8 @@ def in_final_round(st: GameState) -> bool:
 def spell_being_cast(st: GameState) -> Spell:
     """The spell whose choices are awaited (in the ``SPELL_*`` phases and the dig or statue move a
     spell opened)."""
-    return st.game.pack.spells[st.spellbook[_under_way(st, st.pending.spell, "spell being cast")]]
+    _under_way(st, st.pending.spell, "spell being cast")
+    return spells.spell_being_cast(st)
 
 
 def tunnel_being_dug(st: GameState) -> int:
