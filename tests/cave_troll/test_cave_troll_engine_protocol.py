@@ -158,3 +158,37 @@ def test_saves_refuse_impossible_or_corrupt_states(edit, message):
         st.game.state_from_json(data)
     with pytest.raises(StateError, match="not valid JSON"):
         st.game.state_from_json(st.to_json()[:-5])
+
+
+def test_mutated_saves_are_refused_or_play_on_with_every_invariant():
+    """One field of a mid-game save (every phase) changed to a value in its range: the reader refuses it,
+    or the state it accepts plays on legally with the invariants after every decision."""
+    from mk_env.cave_troll.rules.fields import FIELDS, INT, INTS, PENDING
+    g, rng = Game(3), np.random.default_rng(1)
+    st, saves = g.new_initial_state(2), []
+    while not st.is_terminal():
+        st.apply(int(rng.choice(st.legal_actions())))
+        if st.phase or rng.random() < 0.05:
+            saves.append(st.to_dict())
+    accepted = 0
+    for _ in range(600):
+        data = json.loads(json.dumps(saves[rng.integers(len(saves))]))
+        f = FIELDS[rng.integers(len(FIELDS))]
+        lo, hi = f.values(g)
+        value = int(rng.integers(lo, min(hi, 500) + 1))
+        if f.kind == INT:
+            data[f.name] = value
+        elif f.kind == PENDING:
+            data["pending"][("counter", "room", "steps_left")[rng.integers(3)]] = value
+        else:
+            entries = data[f.name] if f.kind == INTS else data[f.name][rng.integers(g.num_players)]
+            if not entries:
+                continue
+            entries[rng.integers(len(entries))] = value
+        try:
+            loaded = g.state_from_json(data)
+        except StateError:
+            continue
+        accepted += 1
+        play(loaded, rng, decisions=20, each=check)
+    assert accepted > 100

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .board import CAVE_TROLL, TREASURE, Occupancy
-from .vocabulary import HAND, PILE, PLAYED, STACK, Artifact, Kind, Phase
+from .vocabulary import HAND, PHASE_NAMES, PILE, PLAYED, STACK, Artifact, Kind, Phase
 
 if TYPE_CHECKING:
     from .state import CaveTrollState
@@ -99,6 +99,34 @@ def _board(st: CaveTrollState) -> list[str]:
     return out
 
 
+#: the fields of the pending record each phase needs (the others may be set too)
+PENDING_NEEDED = {
+    Phase.PLACE: ("counter",), Phase.ENTRY_PUSH: ("counter", "room"), Phase.PUSH_TO: ("counter", "room"),
+    Phase.ESCAPE: ("room", "seats"), Phase.STEP: ("counter", "steps_left", "stepped"),
+    Phase.TELEPORT: ("room", "travellers"),
+}
+
+
+def _pending(st: CaveTrollState) -> list[str]:
+    """The counters and rooms the sub-decision names are where it needs them."""
+    g = st.game
+    p, phase = st.pending, st.phase
+    on_board = p.counter is None or st.loc[p.counter] >= 0
+    if phase == Phase.PUSH_TO and (not on_board or not g.is_adventurer[p.counter] or st.loc[p.counter] != p.room):
+        return [f"the pushed counter {p.counter} is not an adventurer in room {p.room}"]
+    if phase == Phase.ENTRY_PUSH and (not on_board or st.loc[p.counter] != p.room or g.kind_of[p.counter] != Kind.WRAITH):
+        return [f"the entering Wraith {p.counter} is not in room {p.room}"]
+    if phase == Phase.STEP and not on_board:
+        return [f"the counter {p.counter} taking steps is not on the board"]
+    if phase == Phase.ESCAPE and (p.seats[0] != st.current or len(set(p.seats)) != len(p.seats)
+                                  or not any(g.kind_of[c] == CAVE_TROLL and x == p.room for c, x in enumerate(st.loc))):
+        return [f"the escapes from room {p.room} ask {p.seats} while seat {st.current} decides"]
+    if phase == Phase.TELEPORT and any(st.loc[c] != p.room or g.owner_of[c] != st.turn_player or not g.is_adventurer[c]
+                                       for c in p.travellers):
+        return [f"the Chalice's travellers {p.travellers} are not the turn player's adventurers in {p.room}"]
+    return []
+
+
 def _turn(st: CaveTrollState) -> list[str]:
     g = st.game
     out = []
@@ -112,8 +140,12 @@ def _turn(st: CaveTrollState) -> list[str]:
             if not pile and not (p == st.turn_player and st.phase in (Phase.PLACE, Phase.ESCAPE, Phase.ENTRY_PUSH,
                                                                      Phase.PUSH_TO, Phase.STEP, Phase.TELEPORT)):
                 out.append(f"seat {p}'s pile is empty but the game goes on")
-    if (st.phase in (Phase.ACTION, Phase.GAME_OVER)) == bool(st.pending):
-        out.append(f"phase {st.phase} disagrees with the pending record {st.pending}")
+    needed = PENDING_NEEDED.get(Phase(st.phase), ())
+    set_fields = {k for k, v in st.pending._asdict().items() if v is not None and v != ()}
+    if not set(needed) <= set_fields or (not needed and st.pending):
+        out.append(f"the {PHASE_NAMES[st.phase]} phase needs the pending fields {needed or 'none'}, got {st.pending}")
+    elif needed:
+        out += _pending(st)
     if st.phase not in (Phase.ESCAPE, Phase.GAME_OVER) and st.current != st.turn_player:
         out.append(f"seat {st.current} decides outside an escape on seat {st.turn_player}'s turn")
     if st.cloaked >= 0 and (g.owner_of[st.cloaked] != st.turn_player or not g.is_adventurer[st.cloaked]
