@@ -124,3 +124,26 @@ def test_four_moves_of_one_counter_in_a_turn():
         move(st, e, room)
     assert st.turn_player == 1 and st.loc[e] == where(st, "R07")
     act(st, Block.END_TURN)
+
+
+def test_the_thiefs_jump_targets_are_exactly_the_locations_it_may_enter():
+    """The jump's fast path (all rooms at once) agrees with the one movement-limit test, over random play."""
+    import numpy as np
+
+    from mk_env.cave_troll.rules import Game
+    from mk_env.cave_troll.rules.board import may_enter, occupancy
+    from mk_env.cave_troll.rules.moving import destinations
+    st, rng, checked = Game(4).new_initial_state(8), np.random.default_rng(8), 0
+    while not st.is_terminal():
+        thief = st.game.counters_of[st.turn_player][1]
+        if st.phase == 0 and st.loc[thief] >= 0:
+            occ, worn = occupancy(st), st.cloaked
+            for cloaked in (False, True):
+                expected = [d for d in range(st.game.pack.lair.pit)
+                            if d != st.loc[thief] and may_enter(st, occ, thief, d, cloaked)]
+                st.cloaked = thief if cloaked else -1
+                assert sorted(destinations(st, occ, thief)) == expected
+            st.cloaked = worn
+            checked += 1
+        st.apply(int(rng.choice(st.legal_actions())))
+    assert checked > 50

@@ -7,6 +7,7 @@ Knight's power over Orcs; :func:`discard` takes a counter out of the game.
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import TYPE_CHECKING
 
 from .vocabulary import DISCARDED, Kind
@@ -22,42 +23,63 @@ ROLE_CROWD, ROLE_TROLL, ROLE_KNIGHT, ROLE_TREASURE = range(4)
 
 
 class Occupancy:
-    """The counters by location: ``at[x]`` (ids), ``crowd[x]`` (adventurers and monsters, the number the
-    five-counter limit counts), ``troll[x]`` (a Cave Troll is there), ``knights[x]`` (bit ``s`` set: seat
-    ``s`` has a Knight there)."""
+    """The counters by location: ``at[x]`` (ids, ascending), ``crowd[x]`` (adventurers and monsters, the
+    number the five-counter limit counts), ``troll[x]`` (a Cave Troll is there), ``knights[x]`` (bit ``s``
+    set: seat ``s`` has a Knight there). Built once, then kept up to date by :func:`relocate`."""
 
-    __slots__ = ("at", "crowd", "troll", "knights")
+    __slots__ = ("at", "crowd", "troll", "knights", "_role", "_owner")
 
     def __init__(self, st: CaveTrollState):
         g = st.game
         n_loc = g.pack.lair.size
-        at: list[list[int]] = [[] for _ in range(n_loc)]
-        crowd, troll, knights = [0] * n_loc, [False] * n_loc, [0] * n_loc
-        role, owners = g.role_of, g.owner_of
+        self._role, self._owner = g.role_of, g.owner_of
+        self.at: list[list[int]] = [[] for _ in range(n_loc)]
+        self.crowd, self.troll, self.knights = [0] * n_loc, [False] * n_loc, [0] * n_loc
         for c, x in enumerate(st.loc):
             if x >= 0:
-                at[x].append(c)
-                r = role[c]
-                if r != ROLE_TREASURE:
-                    crowd[x] += 1
-                    if r == ROLE_TROLL:
-                        troll[x] = True
-                    elif r == ROLE_KNIGHT:
-                        knights[x] |= 1 << owners[c]
-        self.at, self.crowd, self.troll, self.knights = at, crowd, troll, knights
+                self.at[x].append(c)
+        for x, here in enumerate(self.at):
+            if here:
+                self.recount(x)
+
+    def recount(self, x: int) -> None:
+        """Recompute the counts of location ``x`` from the counters there."""
+        role, owner = self._role, self._owner
+        crowd, troll, knights = 0, False, 0
+        for c in self.at[x]:
+            r = role[c]
+            if r != ROLE_TREASURE:
+                crowd += 1
+                if r == ROLE_TROLL:
+                    troll = True
+                elif r == ROLE_KNIGHT:
+                    knights |= 1 << owner[c]
+        self.crowd[x], self.troll[x], self.knights[x] = crowd, troll, knights
+
+    def shift(self, cid: int, origin: int, dest: int) -> None:
+        """Counter ``cid`` went from ``origin`` to ``dest`` (either may be off the board: negative)."""
+        if origin >= 0:
+            self.at[origin].remove(cid)
+            self.recount(origin)
+        if dest >= 0:
+            insort(self.at[dest], cid)
+            self.recount(dest)
 
 
 def occupancy(st: CaveTrollState) -> Occupancy:
-    """The state's occupancy, memoised until a counter moves (:func:`relocate` forgets it)."""
-    occ = st._cache.get("occ")
+    """The state's occupancy (built on first use after a clone or a hand edit, then kept up to date)."""
+    occ = st._occ
     if occ is None:
-        occ = st._cache["occ"] = Occupancy(st)
+        occ = st._occ = Occupancy(st)
     return occ
 
 
 def relocate(st: CaveTrollState, cid: int, where: int) -> None:
-    """Set a counter's place (a location, the pile or discarded) and forget the memos."""
+    """Set a counter's place (a location, the pile, the hand or discarded), keeping the occupancy."""
+    origin = st.loc[cid]
     st.loc[cid] = where
+    if st._occ is not None:
+        st._occ.shift(cid, origin, where)
     st._cache.clear()
 
 

@@ -76,6 +76,10 @@ def _board(st: CaveTrollState) -> list[str]:
     lair = g.pack.lair
     occ = Occupancy(st)
     out = []
+    kept = st._occ
+    if kept is not None and (kept.at, kept.crowd, kept.troll, kept.knights) != (
+            occ.at, occ.crowd, occ.troll, occ.knights):
+        out.append("the occupancy kept up to date by the moves disagrees with the counters' places")
     events = (Kind.COUNT_THE_LOOT, Kind.FIND_AN_ARTIFACT)
     for c, x in enumerate(st.loc):
         k = g.kind_of[c]

@@ -28,8 +28,13 @@ def destinations(st: CaveTrollState, occ: Occupancy, cid: int) -> list[int]:
     x = st.loc[cid]
     kind = g.kind_of[cid]
     cloaked = cid == st.cloaked
-    targets = range(lair.pit) if kind == THIEF else lair.reach[x]  # the Thief: every room and entrance
-    out = [d for d in targets if d != x and may_enter(st, occ, cid, d, cloaked)]
+    if kind == THIEF:  # every room and entrance: may_enter's limits for a non-Knight, for all rooms at once
+        limit, idol, others = g.pack.rules.room_limit, st.idol_room, ~(1 << g.owner_of[cid])
+        crowd, troll, knights = occ.crowd, occ.troll, occ.knights
+        return [d for d in range(lair.n_rooms) if d != x and crowd[d] < limit and d != idol and (
+            cloaked or not (troll[d] or knights[d] & others))] + [e for e in lair.entrances if e != x]
+    targets = lair.reach[x]
+    out = [d for d in targets if may_enter(st, occ, cid, d, cloaked)]
     if kind == WRAITH:
         full = [d for d in targets if d < lair.n_rooms and d not in out and d != st.idol_room
                 and occ.crowd[d] >= g.pack.rules.room_limit and not occ.troll[d]

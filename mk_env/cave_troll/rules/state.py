@@ -13,6 +13,7 @@ from .fields import COPIED, FIELDS, FIELD_NAMES, NESTED, PENDING, SHARED, blank
 from .vocabulary import PHASE_NAMES, STACK, Phase, pending_to_save
 
 if TYPE_CHECKING:
+    from .board import Occupancy
     from .game import Game
 
 #: the save format (changes when a save's fields change)
@@ -22,13 +23,14 @@ FORMAT_VERSION = 1
 class CaveTrollState:
     """One game in progress. Create with :meth:`Game.new_initial_state`."""
 
-    __slots__ = ("game", "_rng", "_rng_state", "_cache") + FIELD_NAMES
+    __slots__ = ("game", "_rng", "_rng_state", "_cache", "_occ") + FIELD_NAMES
 
     def __init__(self, game: Game):
         self.game = game
         self._rng: np.random.Generator | None = None
         self._rng_state: dict | None = None  # the generator's state while it is not materialised
-        self._cache: dict = {}
+        self._cache: dict = {}  # memos forgotten at every change (the legal actions)
+        self._occ: Occupancy | None = None  # who is where, kept up to date by board.relocate
         blank(self, game)
 
     # -- engine surface -----------------------------------------------------------------------------
@@ -91,6 +93,7 @@ class CaveTrollState:
     def invalidate_caches(self) -> None:
         """Forget the memos (call after editing fields by hand)."""
         self._cache = {}
+        self._occ = None
 
     # -- copies -------------------------------------------------------------------------------------
     def clone(self) -> CaveTrollState:
@@ -100,6 +103,7 @@ class CaveTrollState:
         other._rng = None
         other._rng_state = self._rng_dict()
         other._cache = dict(self._cache)
+        other._occ = None
         for name in SHARED:
             setattr(other, name, getattr(self, name))
         for name in COPIED:
@@ -114,6 +118,7 @@ class CaveTrollState:
         hands (each hand keeps its size), and the generator."""
         st = self.clone()
         st._cache = {}
+        st._occ = None
         for pile in st.piles:
             order = rng.permutation(len(pile))
             pile[:] = [pile[i] for i in order]
