@@ -6,7 +6,7 @@ the artifact leaves the hand (the Idol stays on the board).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple, TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import moving
 from .board import ORC, Occupancy, adventurers_at, discard, enter, occupancy
@@ -139,10 +139,15 @@ def held(st: CaveTrollState, seat: int) -> list[int]:
     return [i for i, at in enumerate(st.art_at) if at == seat]
 
 
-def play(st: CaveTrollState, block: Block, arg: int) -> None:
-    """Play the turn player's artifact of ``block``'s kind on ``arg`` (legality already checked)."""
+def player_of(block: Block) -> Callable[[CaveTrollState, int], None]:
+    """The decision of ``block`` (an artifact's): play the turn player's artifact of that kind on the
+    argument (legality already checked): one action, the artifact leaves the hand, its effect."""
     kind = BLOCK_ARTIFACT[block]
-    index = next(i for i in held(st, st.turn_player) if st.game.pack.artifacts[i].kind == kind)
-    start_action(st)
-    st.art_at[index] = PLAYED
-    POWERS[kind].effect(st, arg)
+
+    def play(st: CaveTrollState, arg: int) -> None:
+        index = next(i for i in held(st, st.turn_player) if st.game.pack.artifacts[i].kind == kind)
+        start_action(st)
+        st.art_at[index] = PLAYED
+        POWERS[kind].effect(st, arg)
+
+    return play

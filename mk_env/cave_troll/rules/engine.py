@@ -103,7 +103,7 @@ APPLY = {
     Block.ORC: monsters.apply_orc,
     Block.STEP: moving.apply_step,
     Block.TELEPORT: artifacts.apply_teleport,
-    **{p.block: (lambda b: lambda st, a: artifacts.play(st, b, a))(p.block) for p in artifacts.POWERS.values()},
+    **{p.block: artifacts.player_of(p.block) for p in artifacts.POWERS.values()},
 }
 
 
@@ -137,6 +137,8 @@ def why_illegal(st: CaveTrollState, a: int) -> str:
     elif block not in legal:
         why = f"no {block} decision is possible now (its conditions are not met)"
     else:
-        why = f"that {block} is not allowed now (see the rules of the {phase} phase)"
+        some = "; ".join(layout.describe(layout.offset[block] + x) for x in legal[block][:6])
+        why = f"that {block} breaks a rule of the {phase} phase (legal {block} decisions: {some}" + (
+            ", ..." if len(legal[block]) > 6 else "") + ")"
     allowed = "; ".join(f"{b}: {len(v)} ({layout.describe(layout.offset[b] + v[0])}, ...)" for b, v in legal.items())
     return f"{what} is not legal for seat {st.current}: {why}; legal now: {allowed}"
