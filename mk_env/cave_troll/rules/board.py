@@ -83,18 +83,20 @@ def relocate(st: CaveTrollState, cid: int, where: int) -> None:
     st._cache.clear()
 
 
-def may_enter(st: CaveTrollState, occ: Occupancy, cid: int, dest: int, cloaked: bool = False) -> bool:
+def may_enter(st: CaveTrollState, occ: Occupancy, cid: int, dest: int, cloaked: bool = False,
+              crowded: bool = False) -> bool:
     """Whether counter ``cid`` may go into location ``dest`` under the movement limits: adventurers never
     into the pit; never into the Idol's room; into a room only if it holds fewer than five adventurers
     and monsters, no Cave Troll and no opponent's Knight (a Knight may enter an opponent's Knight's room);
-    an entrance always. ``cloaked``: the Cloak of Invisibility lifts the Cave Troll and Knight limits."""
+    an entrance always. ``cloaked``: the Cloak of Invisibility lifts the Cave Troll and Knight limits;
+    ``crowded``: the five-counter limit is not asked (a Wraith entering to push)."""
     g = st.game
     lair = g.pack.lair
     if dest == lair.pit:
         return g.is_monster[cid]
     if dest >= lair.n_rooms:
         return True
-    if dest == st.idol_room or occ.crowd[dest] >= g.pack.rules.room_limit:
+    if dest == st.idol_room or (not crowded and occ.crowd[dest] >= g.pack.rules.room_limit):
         return False
     if cloaked:
         return True

@@ -36,9 +36,7 @@ def destinations(st: CaveTrollState, occ: Occupancy, cid: int) -> list[int]:
     targets = lair.reach[x]
     out = [d for d in targets if may_enter(st, occ, cid, d, cloaked)]
     if kind == WRAITH:
-        full = [d for d in targets if d < lair.n_rooms and d not in out and d != st.idol_room
-                and occ.crowd[d] >= g.pack.rules.room_limit and not occ.troll[d]
-                and not occ.knights[d] & ~(1 << g.owner_of[cid])]
+        full = [d for d in targets if d < lair.n_rooms and d not in out and may_enter(st, occ, cid, d, crowded=True)]
         out += [d for d in full if monsters.may_force_entry(st, cid, d)]
         out.sort()
     return out
