@@ -63,6 +63,21 @@ def board_memo(st: GameState, name: str, p: int, compute: Callable[[], T]) -> T:
     return value
 
 
+def memo_key(reads: tuple[str, ...], parts: dict[str, str | None], args: str, namespace: dict) -> Callable:
+    """A memo's key function ``key(<args>)``, written out from the state fields the memoised computation
+    reads (``reads``) and how each enters the key (``parts``: a Python expression of ``args``; None:
+    covered by another part). Board fields enter through ``board_version``. A read field without a
+    part raises ``KeyError`` here, at import: a memo cannot forget a field it declares. One part: the
+    key is its value; several: their tuple. Written out once (as :mod:`dataclasses` writes
+    ``__init__``) so that a key costs no call per part."""
+    exprs = [parts[f] for f in reads if f not in BOARD_FIELDS or f == "board_version"]
+    exprs = [e for e in exprs if e is not None]
+    value = exprs[0] if len(exprs) == 1 else "(" + ", ".join(exprs) + ",)"
+    scope = dict(namespace)
+    exec(f"def key({args}):\n    return {value}\n", scope)  # noqa: S102 - expressions declared in the rules modules
+    return scope["key"]
+
+
 def place_tile(st: GameState, cells, kind: SquareKind, shape: int) -> None:
     """Lay a new tile of ``kind`` (tunnel ``shape``, -1 for gates and halls) on ``cells``."""
     st.kind[cells] = int(kind)

@@ -6,13 +6,12 @@ may decline) and a workshop per empty site touched (``DIG_WORKSHOP``, may declin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import economy as eco
-from .board import BOARD_FIELDS, board_memo, opponent_network, place_tile
+from .board import board_memo, memo_key, opponent_network, place_tile
 from .content import HAMMER, MINERALS, N_CLANS
 from .spellbook import finish_spell
 from .vocabulary import NO_PENDING, Phase, SquareKind
@@ -21,24 +20,23 @@ if TYPE_CHECKING:
     from .state import GameState
 
 SPELL_DIG, DIG_MINERAL, DIG_PEDESTAL, DIG_WORKSHOP, STEP3 = (
-    Phase.SPELL_DIG, Phase.DIG_MINERAL, Phase.DIG_PEDESTAL, Phase.DIG_WORKSHOP, Phase.STEP3)
+    int(Phase.SPELL_DIG), int(Phase.DIG_MINERAL), int(Phase.DIG_PEDESTAL), int(Phase.DIG_WORKSHOP), int(Phase.STEP3))
 _EMPTY_SQUARE = int(SquareKind.EMPTY)  # numpy compares a plain int faster than an IntEnum member
 #: the state fields :func:`legal_digs` reads: the board's (``kind``, ``reach``; keyed by ``board_version``),
 #: what the player owns (``tokens``, ``storage``: keyed by the largest mineral count and the hammers),
 #: Clear Passage (``ignore_rubble``) and the tiles left (``tunnel_supply``)
 LEGAL_DIGS_READS = ("board_version", "kind", "reach", "tokens", "storage", "ignore_rubble", "tunnel_supply")
-#: how each field :func:`legal_digs` reads enters its memo key, from the state and what the player owns
-#: (``have``); None: covered by another part. Board fields enter through ``board_version``.
-_DIGS_KEY_PARTS: dict[str, Callable[[GameState, np.ndarray], Hashable] | None] = {
-    "board_version": lambda st, have: st.board_version,
-    "tokens": lambda st, have: (max(have[:3].tolist()), int(have[HAMMER])),  # the largest mineral count, hammers
-    "storage": None,  # with tokens: what the player owns
-    "ignore_rubble": lambda st, have: st.ignore_rubble,
-    "tunnel_supply": lambda st, have: st.tunnel_supply.tobytes(),
+#: how each field :func:`legal_digs` reads enters its memo key: an expression of the state ``st`` and what
+#: the player owns (``have``); None: covered by another part. Board fields enter through ``board_version``.
+_DIGS_KEY_PARTS = {
+    "board_version": "st.board_version",
+    "tokens": "max(have[:3].tolist()), int(have[HAMMER])",  # what is owned: the largest mineral count, hammers
+    "storage": None,  # with tokens
+    "ignore_rubble": "st.ignore_rubble",
+    "tunnel_supply": "st.tunnel_supply.tobytes()",
 }
-#: the key's parts, derived from the declaration (a declared field without a part fails here, at import)
-_DIGS_KEY = tuple(part for part in (_DIGS_KEY_PARTS[f] for f in LEGAL_DIGS_READS
-                                    if f not in BOARD_FIELDS or f == "board_version") if part is not None)
+#: the key, derived from the declaration (a declared field without a part fails here, at import)
+_digs_key = memo_key(LEGAL_DIGS_READS, _DIGS_KEY_PARTS, "st, have", {"HAMMER": HAMMER})
 
 
 # -- legal moves -------------------------------------------------------------------------------------
@@ -65,7 +63,7 @@ def legal_digs(st: GameState, p: int, have: np.ndarray | None = None) -> np.ndar
     if len(cand) == 0:
         return cand
     have = eco.owned(st, p) if have is None else have
-    key = tuple([part(st, have) for part in _DIGS_KEY])
+    key = _digs_key(st, have)
     hit = st._cache.get(("digs", p))
     if hit is not None and hit[0] == key:
         return hit[1]

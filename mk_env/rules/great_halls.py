@@ -16,7 +16,7 @@ from .vocabulary import EMPTY, Phase, SquareKind
 if TYPE_CHECKING:
     from .state import GameState
 
-STEP4 = Phase.STEP4
+STEP4 = int(Phase.STEP4)
 _TUNNEL = int(SquareKind.TUNNEL)  # numpy compares a plain int faster than an IntEnum member
 
 

@@ -18,7 +18,7 @@ from .great_halls import legal_halls
 from .recruiting import bag_clans, bribe_resources, legal_recruits
 from .setup import legal_drafts, legal_gates
 from .spells import castable_positions, spell_horde_slots, spell_options, spell_smoot_slots
-from .statues import free_statues, paid_statues, selected_statue_destinations
+from .statues import free_statues, movable_statues, selected_statue_destinations
 from .trades import any_trade, trade_actions
 from .vocabulary import EMPTY, PASS_PHASES, TRADE_PHASES, Block, Phase
 from .workshops import activatable_sites, legal_conversions
@@ -26,15 +26,17 @@ from .workshops import activatable_sites, legal_conversions
 if TYPE_CHECKING:
     from .state import GameState
 
-# the phases and blocks compared on every step, bound once (a global is cheaper than ``Phase.STEP1``)
+# the phases and blocks compared on every step, bound once as plain ints and strings (what the state and
+# ``layout.decode`` hold: their comparisons and dict lookups take the fast paths an IntEnum or StrEnum
+# member would miss; a global is also cheaper than ``Phase.STEP1``)
 STEP1, STEP2, STEP3, STEP4, WORKSHOP, GAME_OVER = (
-    Phase.STEP1, Phase.STEP2, Phase.STEP3, Phase.STEP4, Phase.WORKSHOP, Phase.GAME_OVER)
+    int(Phase.STEP1), int(Phase.STEP2), int(Phase.STEP3), int(Phase.STEP4), int(Phase.WORKSHOP), int(Phase.GAME_OVER))
 RECRUIT, DIG, HALL, SELECT_STATUE, WORKSHOP_USE, CAST, ACTIVATE_WORKSHOP = (
-    Block.RECRUIT, Block.DIG, Block.HALL, Block.SELECT_STATUE, Block.WORKSHOP_USE, Block.CAST,
-    Block.ACTIVATE_WORKSHOP)
+    Block.RECRUIT.value, Block.DIG.value, Block.HALL.value, Block.SELECT_STATUE.value, Block.WORKSHOP_USE.value,
+    Block.CAST.value, Block.ACTIVATE_WORKSHOP.value)
 
 #: the phases without trades: their one block of choices (besides pass) and its legal arguments
-CHOICES: dict[Phase, tuple[Block, Callable[[GameState, int], object]]] = {
+CHOICES: dict[int, tuple[str, Callable[[GameState, int], object]]] = {
     Phase.GATE: (Block.GATE, legal_gates),
     Phase.DRAFT: (Block.DRAFT, legal_drafts),
     Phase.SPELL_DIG: (Block.DIG, legal_digs),
@@ -50,6 +52,7 @@ CHOICES: dict[Phase, tuple[Block, Callable[[GameState, int], object]]] = {
     Phase.DIG_PEDESTAL: (Block.PEDESTAL, legal_pedestal_clans),
     Phase.DIG_WORKSHOP: (Block.ESTABLISH, workshops_to_establish),
 }
+CHOICES = {int(ph): (block.value, choices) for ph, (block, choices) in CHOICES.items()}  # plain keys (above)
 
 
 def legal_actions(st: GameState) -> np.ndarray:
@@ -90,7 +93,7 @@ def _legal(st: GameState, have: np.ndarray | None = None) -> np.ndarray:
         pieces = [small, trades, halls + off[HALL] if len(halls) else ()]
     elif ph == STEP4:
         o = off[SELECT_STATUE]
-        pieces = [small, trades, [o + s for s in paid_statues(st, p)]]
+        pieces = [small, trades, [o + s for s in movable_statues(st, p, False)]]
     elif ph == WORKSHOP:
         o = off[WORKSHOP_USE]
         pieces = [small + [o + j for j in legal_conversions(st, p, have)], trades]
@@ -108,8 +111,9 @@ def _step1_actions(st: GameState, p: int, have: np.ndarray) -> list[int]:
     if not st.spell_cast and have[RUNE] >= 1:
         o = off[CAST]
         out += [o + i for i in castable_positions(st, p)]
-    o = off[ACTIVATE_WORKSHOP]
-    out += [o + i for i in activatable_sites(st, p)]
+    if st.workshops_left > 0:
+        o = off[ACTIVATE_WORKSHOP]
+        out += [o + i for i in activatable_sites(st, p)]
     return out
 
 
@@ -151,6 +155,6 @@ def _only_pass(st: GameState, ph: int, p: int, have: np.ndarray | None) -> bool:
         if ph == STEP3:
             return len(legal_halls(st, p)) == 0
         if ph == STEP4:
-            return not paid_statues(st, p)
+            return not movable_statues(st, p, False)
         return not legal_conversions(st, p, have)  # WORKSHOP
     return len(CHOICES[ph][1](st, p)) == 0  # DIG_PEDESTAL, DIG_WORKSHOP, SPELL_STATUE

@@ -20,7 +20,7 @@ from .vocabulary import NO_PENDING, Pending, Phase
 if TYPE_CHECKING:
     from .state import GameState
 
-BRIBE, RECRUIT_PEDESTAL, STEP3 = Phase.BRIBE, Phase.RECRUIT_PEDESTAL, Phase.STEP3
+BRIBE, RECRUIT_PEDESTAL, STEP3 = int(Phase.BRIBE), int(Phase.RECRUIT_PEDESTAL), int(Phase.STEP3)
 _RECRUIT_COLUMN = {t: i for i, t in enumerate(RECRUIT_SLOTS)}
 #: [h, b] = 1 where horde slot b lies beneath slot h (a troll there is owed a bribe)
 _BENEATH = np.array([[b in HORDE_BENEATH[h] for b in range(N_HORDE)] for h in range(N_HORDE)], np.int16)

@@ -76,7 +76,7 @@ def setup(st: GameState, rng: np.random.Generator) -> None:
         deck = rng.permutation(game.n_starters).tolist()
         st.draft_hand[p], st.draft_deck[p] = deck[:2], deck[2:]
     st.draft_placed = [0] * n
-    st.phase = Phase.GATE
+    st.phase = int(Phase.GATE)
 
 
 # -- player setup: legal moves -------------------------------------------------------------------------
@@ -124,7 +124,7 @@ def apply_gate(st: GameState, p: int, k: int) -> None:
     if p + 1 < st.num_players:
         st.current = p + 1
     else:
-        st.phase, st.current = Phase.DRAFT, 0
+        st.phase, st.current = int(Phase.DRAFT), 0
 
 
 def apply_draft(st: GameState, p: int, arg: int) -> None:
@@ -145,7 +145,7 @@ def apply_draft(st: GameState, p: int, arg: int) -> None:
         st.current = p + 1
         return
     _grant_starting_resources(st)
-    st.phase, st.current, st.turn = Phase.STEP1, 0, 0
+    st.phase, st.current, st.turn = int(Phase.STEP1), 0, 0
     reset_turn(st)
 
 

@@ -13,7 +13,7 @@ from .vocabulary import NO_PENDING, Phase
 if TYPE_CHECKING:
     from .state import GameState
 
-_STEP1 = Phase.STEP1
+_STEP1 = int(Phase.STEP1)
 
 
 def finish_spell(st: GameState) -> None:

@@ -27,12 +27,8 @@ if TYPE_CHECKING:
     from .state import GameState
 
 SPELL_OPTION, SPELL_SMOOT, SPELL_HORDE, SPELL_PEDESTAL, SPELL_DIG, SPELL_STATUE = (
-    Phase.SPELL_OPTION, Phase.SPELL_SMOOT, Phase.SPELL_HORDE, Phase.SPELL_PEDESTAL, Phase.SPELL_DIG,
-    Phase.SPELL_STATUE)
-
-
-def _always(st: GameState, p: int) -> bool:
-    return True
+    int(Phase.SPELL_OPTION), int(Phase.SPELL_SMOOT), int(Phase.SPELL_HORDE), int(Phase.SPELL_PEDESTAL),
+    int(Phase.SPELL_DIG), int(Phase.SPELL_STATUE))
 
 
 @dataclass(frozen=True)
@@ -45,8 +41,8 @@ class SpellEffect:
 
     params: dict[str, str]  # the pack loader's schema: parameter -> "bool", "positive_int", "resource_options"
     cast: Callable[[GameState, int, Spell], None]
-    castable: Callable[[GameState, int], bool] = _always  # can its effect be carried out now
-    opens: tuple[Phase, ...] = ()  # the sub-decisions it opens
+    castable: Callable[[GameState, int], bool] | None = None  # can its effect be carried out now (None: always)
+    opens: tuple[int, ...] = ()  # the sub-decisions it opens (phase numbers)
     smoot_slots: Callable[[GameState, int], list[int]] | None = None
     on_smoot_slot: Callable[[GameState, int, int, Spell], None] | None = None
     horde_slots: Callable[[GameState], list[int]] | None = None
@@ -76,7 +72,7 @@ def _then_finish(change: Callable[[GameState, Spell], None]) -> Callable[[GameSt
     return cast
 
 
-def _opening(phase: Phase) -> Callable[[GameState, int, Spell], None]:
+def _opening(phase: int) -> Callable[[GameState, int, Spell], None]:
     """A cast whose effect is a choice made in ``phase``."""
     def cast(st: GameState, p: int, spell: Spell) -> None:
         st.phase = phase
@@ -179,8 +175,13 @@ def castable_positions(st: GameState, p: int) -> list[int]:
     """Spellbook positions p may cast now: no spell cast yet this turn, a rune owned (the caller checks
     it), a spell there, and its effect possible now."""
     pack, book = st.game.pack, st.spellbook
-    return [i for i in range(len(book))
-            if book[i] >= 0 and SPELL_EFFECTS[pack.spells[book[i]].effect].castable(st, p)]
+    out = []
+    for i, spell in enumerate(book.tolist()):
+        if spell >= 0:
+            castable = SPELL_EFFECTS[pack.spells[spell].effect].castable
+            if castable is None or castable(st, p):
+                out.append(i)
+    return out
 
 
 def spell_options(st: GameState, _p: int) -> range:

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 FORMAT_VERSION = 1
-_GAME_OVER = Phase.GAME_OVER  # compared on every step: a global is cheaper than the attribute
+_GAME_OVER = int(Phase.GAME_OVER)  # compared on every step: a global is cheaper than the attribute
 
 
 class GameState:

@@ -17,7 +17,7 @@ from .vocabulary import EMPTY, Phase
 if TYPE_CHECKING:
     from .state import GameState
 
-SPELL_STATUE, STATUE_DEST, STEP4 = Phase.SPELL_STATUE, Phase.STATUE_DEST, Phase.STEP4
+SPELL_STATUE, STATUE_DEST, STEP4 = int(Phase.SPELL_STATUE), int(Phase.STATUE_DEST), int(Phase.STEP4)
 
 
 # -- legal moves -------------------------------------------------------------------------------------
@@ -66,11 +66,6 @@ def movable_statues(st: GameState, p: int, free: bool) -> list[int]:
         if len(statue_destinations(st, p, sq)):
             out.append(sq)
     return out
-
-
-def paid_statues(st: GameState, p: int) -> list[int]:
-    """Step 4's statues: those a cart can move now."""
-    return movable_statues(st, p, free=False)
 
 
 def free_statues(st: GameState, p: int) -> list[int]:

@@ -13,7 +13,7 @@ from .vocabulary import NO_PENDING, Phase
 if TYPE_CHECKING:
     from .state import GameState
 
-STEP1, GAME_OVER = Phase.STEP1, Phase.GAME_OVER
+STEP1, GAME_OVER = int(Phase.STEP1), int(Phase.GAME_OVER)
 
 
 def crown(st: GameState, p: int) -> None:
@@ -27,8 +27,9 @@ def crown(st: GameState, p: int) -> None:
             st.final_turns_left = (n - 1 - p) + 2 * n
 
 
-def end_turn(st: GameState) -> None:
-    """Pass in step 4: the game ends after the last final turn; otherwise the next seat starts a turn."""
+def end_turn(st: GameState, _p: int = -1) -> None:
+    """Pass in step 4 (by the seat ``_p`` to move): the game ends after the last final turn; otherwise the
+    next seat starts a turn."""
     if st.final_turns_left == 0:
         st.phase = GAME_OVER
         st.pending = NO_PENDING

@@ -5,12 +5,12 @@ application and explanation side by side."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import economy as eco
+from .board import memo_key
 from .content import N_RESOURCES, RESOURCES
 
 if TYPE_CHECKING:
@@ -21,15 +21,16 @@ TRADE_MEMO_LIMIT = 4096
 #: the state fields :func:`trade_actions` reads: what the player owns (``tokens``, ``storage``, passed in as
 #: ``have``; the memo's key: the counts capped at the trade rate) and the ``supply`` (applied after the memo)
 TRADE_ACTIONS_READS = ("tokens", "storage", "supply")
-#: how each field :func:`trade_actions` reads enters its memo's key (from what the player owns, ``have``);
-#: None: covered by another part, or read after the memo (the supply filters the memoised trades)
-_TRADE_KEY_PARTS: dict[str, Callable[[np.ndarray, int], bytes] | None] = {
-    "tokens": lambda have, rate: np.minimum(have, rate).tobytes(),  # what is owned, capped at the trade rate
+#: how each field :func:`trade_actions` reads enters its memo's key: an expression of what the player owns
+#: (``have``) and the trade rate; None: covered by another part, or read after the memo (the supply
+#: filters the memoised trades)
+_TRADE_KEY_PARTS = {
+    "tokens": "np.minimum(have, rate).tobytes()",  # what is owned, capped at the trade rate
     "storage": None,  # with tokens
     "supply": None,  # applied to the memoised trades, never memoised
 }
-#: the key's one part, derived from the declaration (a declared field without a part fails here, at import)
-(_TRADE_KEY,) = (part for part in (_TRADE_KEY_PARTS[f] for f in TRADE_ACTIONS_READS) if part is not None)
+#: the key, derived from the declaration (a declared field without a part fails here, at import)
+_trade_key = memo_key(TRADE_ACTIONS_READS, _TRADE_KEY_PARTS, "have, rate", {"np": np})
 
 
 def any_trade(st: GameState, have: np.ndarray) -> bool:
@@ -47,7 +48,7 @@ def trade_actions(st: GameState, have: np.ndarray) -> np.ndarray:
     dict kept in least-recently-used order and bounded by :data:`TRADE_MEMO_LIMIT` entries."""
     layout = st.game.layout
     rate = st.game.trade_rate
-    key = _TRADE_KEY(have, rate)
+    key = _trade_key(have, rate)
     memo = layout.trade_memo
     actions = memo.get(key)
     if actions is None:

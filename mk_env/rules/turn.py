@@ -43,7 +43,7 @@ from .workshops import apply_activate_workshop, apply_workshop_use, stop_worksho
 if TYPE_CHECKING:
     from .state import GameState
 
-GAME_OVER = Phase.GAME_OVER  # compared on every step: a global is cheaper than ``Phase.GAME_OVER``
+GAME_OVER = int(Phase.GAME_OVER)  # the engine keeps and compares phases as plain ints (see vocabulary)
 Handler = Callable[["GameState", int, int], None]
 
 
@@ -94,32 +94,39 @@ def _auto_advance(st: GameState) -> None:
 
 def _dispatch(st: GameState, a: int) -> None:
     st._cache.pop("legal", None)
+    if a == 0:  # pass (the forced ones too): straight to what pass does in this phase
+        PASSES[st.phase](st, st.current)
+        return
     block, arg = st.game.layout.decode(a)
     HANDLERS[block](st, st.current, arg)
 
 
 def _to_step(phase: Phase) -> Callable[[GameState, int], None]:
     """Pass: on to the next step of the turn."""
+    number = int(phase)
+
     def go(st: GameState, p: int) -> None:
-        st.phase = phase
+        st.phase = number
     return go
 
 
-#: what pass does in each phase where it is legal
-PASSES: dict[Phase, Callable[[GameState, int], None]] = {
+#: what pass does in each phase where it is legal (keyed by phase number)
+PASSES: dict[int, Callable[[GameState, int], None]] = {
     Phase.STEP1: _to_step(Phase.STEP2),
     Phase.WORKSHOP: stop_workshop,
     Phase.STEP2: _to_step(Phase.STEP3),  # only when neither recruiting nor digging is possible
     Phase.STEP3: _to_step(Phase.STEP4),
-    Phase.STEP4: lambda st, p: end_turn(st),
+    Phase.STEP4: end_turn,
     Phase.DIG_PEDESTAL: dig_workshops,  # decline the pedestal
     Phase.DIG_WORKSHOP: next_site,  # decline a workshop on this site
     Phase.SPELL_STATUE: stop_free_moves,
 }
+PASSES = {int(ph): go for ph, go in PASSES.items()}
 #: who takes a pedestal, by phase: a spell's from the bag, a Level-3 recruit's from the bag, a dig's onto
-#: the new tunnel's anchor
-PEDESTALS: dict[Phase, Handler] = {
-    Phase.SPELL_PEDESTAL: take_pedestal, Phase.RECRUIT_PEDESTAL: choose_pedestal, Phase.DIG_PEDESTAL: place_pedestal,
+#: the new tunnel's anchor (keyed by phase number)
+PEDESTALS: dict[int, Handler] = {
+    int(Phase.SPELL_PEDESTAL): take_pedestal, int(Phase.RECRUIT_PEDESTAL): choose_pedestal,
+    int(Phase.DIG_PEDESTAL): place_pedestal,
 }
 
 
@@ -131,8 +138,9 @@ def _on_pedestal(st: GameState, p: int, clan: int) -> None:
     PEDESTALS[st.phase](st, p, clan)
 
 
-#: the one function that applies each action kind (its mechanic's)
-HANDLERS: dict[Block, Handler] = {
+#: the one function that applies each action kind (its mechanic's), keyed by the block's name (a plain
+#: string: what ``layout.decode`` gives)
+HANDLERS: dict[str, Handler] = {
     Block.PASS: _on_pass, Block.GATE: apply_gate, Block.DRAFT: apply_draft, Block.CAST: apply_cast,
     Block.SPELL_OPTION: apply_spell_option, Block.ACTIVATE_WORKSHOP: apply_activate_workshop,
     Block.WORKSHOP_USE: apply_workshop_use, Block.TRADE: apply_trade, Block.RECRUIT: apply_recruit,
@@ -140,3 +148,4 @@ HANDLERS: dict[Block, Handler] = {
     Block.ESTABLISH: apply_establish, Block.HALL: apply_hall, Block.SELECT_STATUE: apply_select_statue,
     Block.MOVE_STATUE: apply_move_statue, Block.SMOOT_SLOT: apply_smoot_slot, Block.HORDE_SLOT: apply_horde_slot,
 }
+HANDLERS = {block.value: apply for block, apply in HANDLERS.items()}

@@ -3,8 +3,12 @@ squares and the sub-decision under way (:class:`Pending`).
 
 Every name here is a small typed value that compares like the int or string the state and the action
 layout hold, so the state stays plain data (JSON as before) while readers and the type checker follow
-the words. Hot paths bind the members they compare to module-level names (a global lookup is ten times
-cheaper than ``Phase.STEP1``'s attribute lookup).
+the words. The engine keeps phases in the state, and compares them, as plain ints (and blocks as plain
+strings): an IntEnum or StrEnum member misses the interpreter's fast paths for int comparisons and
+str-keyed dicts, and numpy compares an array with a member five times slower; hot paths bind
+``int(Phase.X)`` / ``Block.X.value`` to module-level names once (a global lookup is also ten times
+cheaper than ``Phase.STEP1``'s attribute lookup). :data:`TRADE_PHASES` and :data:`PASS_PHASES` hold
+plain ints.
 """
 
 from __future__ import annotations
@@ -105,9 +109,9 @@ PHASE_BLOCKS: dict[Phase, frozenset[Block]] = {
 }
 #: phases where trading with the supply is allowed (the rulebook: "at any point on your turn", but not
 #: in the middle of a recruit, a dig or a spell's choices)
-TRADE_PHASES = frozenset(ph for ph, blocks in PHASE_BLOCKS.items() if Block.TRADE in blocks)
+TRADE_PHASES = frozenset(int(ph) for ph, blocks in PHASE_BLOCKS.items() if Block.TRADE in blocks)
 #: phases where pass is always allowed (step 2 allows it only when nothing else is possible)
-PASS_PHASES = frozenset(ph for ph, blocks in PHASE_BLOCKS.items() if Block.PASS in blocks) - {Phase.STEP2}
+PASS_PHASES = frozenset(int(ph) for ph, blocks in PHASE_BLOCKS.items() if Block.PASS in blocks) - {int(Phase.STEP2)}
 
 
 class SquareKind(IntEnum):

@@ -17,7 +17,7 @@ from .vocabulary import Phase
 if TYPE_CHECKING:
     from .state import GameState
 
-STEP1, WORKSHOP = Phase.STEP1, Phase.WORKSHOP
+STEP1, WORKSHOP = int(Phase.STEP1), int(Phase.WORKSHOP)
 
 
 # -- legal moves -------------------------------------------------------------------------------------
