@@ -93,6 +93,8 @@ def _auto_advance(st: GameState) -> None:
 
 
 def _dispatch(st: GameState, a: int) -> None:
+    """Apply action ``a`` (legal) with its block's handler; the legal set cached for the state before is
+    dropped."""
     st._cache.pop("legal", None)
     if a == 0:  # pass (the forced ones too): straight to what pass does in this phase
         PASSES[st.phase](st, st.current)
@@ -131,10 +133,12 @@ PEDESTALS: dict[int, Handler] = {
 
 
 def _on_pass(st: GameState, p: int, _arg: int) -> None:
+    """Pass: what it does in this phase (:func:`_dispatch` takes this path directly for action 0)."""
     PASSES[st.phase](st, p)
 
 
 def _on_pedestal(st: GameState, p: int, clan: int) -> None:
+    """A pedestal of ``clan``: taken by the spell, the recruit or the dig under way."""
     PEDESTALS[st.phase](st, p, clan)
 
 
