@@ -9,6 +9,9 @@ import pytest
 
 from mk_env.rules import Block, Game, Pending, Phase
 from mk_env.rules.actions import ActionLayout
+from mk_env.rules.explain import REASONS
+from mk_env.rules.legal import CHOICES
+from mk_env.rules.turn import HANDLERS, PASSES, PEDESTALS
 from mk_env.rules.vocabulary import (NO_PENDING, PASS_PHASES, PHASE_BLOCKS, PHASE_NAMES, TRADE_PHASES,
                                      pending_from_save, pending_to_save)
 
@@ -54,3 +57,14 @@ def test_pending_converts_to_the_saved_dict_and_back(pending, saved):
     assert list(pending_to_save(pending)) == list(saved)  # the save's key order
     assert pending_from_save(saved) == pending
     assert bool(pending) == bool(saved)
+
+
+def test_the_engine_tables_cover_the_vocabulary():
+    """Every block has its one handler, every phase where pass is legal says what pass does, and every
+    phase without trades has its block of choices, one its phase allows."""
+    assert set(HANDLERS) == set(ActionLayout.BLOCKS)
+    assert set(PASSES) == PASS_PHASES | {int(Phase.STEP2)}
+    assert set(CHOICES) | TRADE_PHASES | {int(Phase.GAME_OVER)} == {int(p) for p in Phase}
+    assert all(Block(block) in PHASE_BLOCKS[Phase(ph)] for ph, (block, _) in CHOICES.items())
+    assert set(PEDESTALS) == {int(p) for p, blocks in PHASE_BLOCKS.items() if Block.PEDESTAL in blocks}
+    assert set(REASONS) <= set(Block)
