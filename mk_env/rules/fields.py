@@ -159,10 +159,6 @@ FIELDS: tuple[Field, ...] = (
 )
 FIELD_NAMES = tuple(f.name for f in FIELDS)
 ARRAY_FIELDS: dict[str, Any] = {f.name: f.dtype for f in FIELDS if f.kind == ARRAY}
-#: the fields ``clone`` shares (immutable values), copies as lists, and as lists of lists
-SHARED_FIELDS = tuple(f.name for f in FIELDS if f.kind in (INT, BOOL, PENDING))
-LIST_FIELDS = tuple(f.name for f in FIELDS if f.kind == INTS)
-NESTED_FIELDS = tuple(f.name for f in FIELDS if f.kind == LISTS)
 #: the fields a new turn starts afresh: (name, value or list to copy)
 _PER_TURN = tuple((f.name, f.fill, f.kind == INTS) for f in FIELDS if f.per_turn)
 
@@ -184,6 +180,25 @@ def blank_fields(state: Any, game: Game) -> None:
 def array_shapes(game: Game) -> dict[str, tuple[int, ...]]:
     """The shape of each array field in ``game``'s states."""
     return {f.name: tuple(f.shape(game)) for f in FIELDS if f.kind == ARRAY}
+
+
+#: how ``clone`` copies a field of each kind (a Python expression of the original's value ``v``)
+_COPIES = {ARRAY: "{v}.copy()", INT: "{v}", BOOL: "{v}", PENDING: "{v}", INTS: "list({v})",
+           LISTS: "[list(x) for x in {v}]"}
+
+
+def _copy_fields_function() -> Callable[[Any, Any], None]:
+    """:func:`copy_fields`, written out from the declaration (one assignment per field, each copied as its
+    kind says: see :data:`_COPIES`), the way :mod:`dataclasses` writes ``__init__``."""
+    body = [f"    other.{f.name} = " + _COPIES[f.kind].format(v=f"state.{f.name}") for f in FIELDS]
+    namespace: dict[str, Any] = {}
+    exec("def copy_fields(state, other):\n" + "\n".join(body) + "\n", namespace)  # noqa: S102 - declared names
+    return namespace["copy_fields"]
+
+
+#: give ``other`` an independent copy of every field of ``state`` (``GameState.clone``): arrays copied,
+#: lists copied (lists of lists each), ints, bools and the Pending record shared (immutable)
+copy_fields: Callable[[Any, Any], None] = _copy_fields_function()
 
 
 def _reset_turn_function() -> Callable[[Any], None]:

@@ -18,7 +18,7 @@ import numpy as np
 
 from . import scoring
 from .errors import action_number
-from .fields import ARRAY, ARRAY_FIELDS, FIELD_NAMES, FIELDS, LIST_FIELDS, NESTED_FIELDS, PENDING, SHARED_FIELDS
+from .fields import ARRAY, FIELD_NAMES, FIELDS, PENDING, copy_fields
 from .hidden import determinize
 from .legal import legal_actions
 from .turn import apply_action
@@ -123,14 +123,7 @@ class GameState:
         other._rng = None
         other._rng_state = self._rng_dict()
         other._cache = dict(self._cache)
-        for name in ARRAY_FIELDS:
-            setattr(other, name, getattr(self, name).copy())
-        for name in SHARED_FIELDS:  # ints, bools and the Pending record: immutable
-            setattr(other, name, getattr(self, name))
-        for name in LIST_FIELDS:
-            setattr(other, name, list(getattr(self, name)))
-        for name in NESTED_FIELDS:
-            setattr(other, name, [list(x) for x in getattr(self, name)])
+        copy_fields(self, other)  # each field as its declaration says (mk_env.rules.fields)
         return other
 
     def determinize(self, player: int, rng: np.random.Generator) -> GameState:
