@@ -33,6 +33,7 @@ def register_pettingzoo() -> None:
     if not hasattr(pettingzoo, "register") or PETTINGZOO_ID in getattr(pettingzoo, "aec_registry", {}):
         return
     pettingzoo.register("aec", PETTINGZOO_ID, entry_point="mk_env.env.aec:env")
+    __import__("mk_env.cave_troll.env.version", fromlist=["_"]).register_pettingzoo()  # cave_troll_v0
 
 
 def register_gymnasium() -> None:

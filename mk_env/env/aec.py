@@ -122,15 +122,18 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     metadata = {"name": ENV_NAME, "render_modes": list(RENDER_MODES), "is_parallelizable": False,
                 "render_fps": 1}
+    #: the game's engine and observation encoder (another game's subclass sets its own)
+    game_class: type = Game
+    observer_class: type = Observer
 
     def __init__(self, num_players: int = 4, render_mode: str | None = None, *, reward: str = "win",
                  strict: bool = True, illegal_reward: float = -1.0, observation: str = "dict",
                  **game_options: Any):
         super().__init__()
-        if render_mode is not None and render_mode not in RENDER_MODES:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not allowed; use None or one of "
-                             f"{', '.join(RENDER_MODES)}")
-        self.game = Game(num_players, **game_options)  # bad options raise the engine's ConfigError
+                             f"{', '.join(self.metadata['render_modes'])}")
+        self.game = self.game_class(num_players, **game_options)  # bad options raise the engine's ConfigError
         self._options = dict(num_players=num_players, render_mode=render_mode, reward=reward,
                              strict=strict, illegal_reward=illegal_reward, observation=observation,
                              **game_options)
@@ -139,7 +142,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.strict = bool(strict)
         self.illegal_reward = float(illegal_reward)
         self.observation_style = check_style(observation)
-        self.observer = Observer(self.game)
+        self.observer = self.observer_class(self.game)
         self.possible_agents = [f"player_{p}" for p in range(self.game.num_players)]
         self.agent_seat = {a: p for p, a in enumerate(self.possible_agents)}
         n_actions = self.game.layout.size
@@ -269,7 +272,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self._illegal_counts[agent] += 1
         if not self._warned:
             self._warned = True
-            warn_illegal_action(agent, action, message, self.illegal_reward)
+            warn_illegal_action(agent, action, message, self.illegal_reward, str(self))
         report = {"agent": agent, "action": action, "message": message}
         for a in self.agents:
             self.rewards[a] = self.illegal_reward if a == agent else 0.0
@@ -331,12 +334,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             setattr(self, k, v)
 
 
-def warn_illegal_action(agent: str, action: Any, message: str, reward: float) -> None:
-    """PettingZoo's illegal-move warning, naming the agent, the action and why it is illegal."""
+def warn_illegal_action(agent: str, action: Any, message: str, reward: float, name: str = ENV_NAME) -> None:
+    """PettingZoo's illegal-move warning, naming the environment, the agent, the action and why it is illegal."""
     from pettingzoo.utils.env_logger import EnvLogger
 
     EnvLogger._generic_warning(
-        f"[WARNING]: {ENV_NAME}: {agent} chose an illegal action, {action!r}: {message}. The game ends "
+        f"[WARNING]: {name}: {agent} chose an illegal action, {action!r}: {message}. The game ends "
         f"with {agent} losing (reward {reward:g}); choose actions where obs['action_mask'] is 1. Later "
         "illegal actions of this environment are counted in infos[agent]['illegal_actions'] without a "
         "warning.")

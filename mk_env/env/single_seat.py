@@ -73,13 +73,14 @@ class SingleSeatEnv(gymnasium.Env):
     """One learner seat against opponents; see the module docstring."""
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 1}
+    aec_class: type = raw_env  # the AEC environment of the game (a subclass of another game sets its own)
 
     def __init__(self, num_players: int = 2, seat: int | None = None,
                  opponents: Opponent | Sequence[Opponent] | None = None, reward: str = "win",
                  render_mode: str | None = None, illegal_reward: float = -1.0, observation: str = "dict",
                  **game_options: Any):
         check_style(observation, ("dict", "flat"))  # "rllib" is for the AEC env (RLlib's multi-agent API)
-        self.aec = raw_env(num_players, render_mode=render_mode, reward=reward, strict=True,
+        self.aec = self.aec_class(num_players, render_mode=render_mode, reward=reward, strict=True,
                            observation=observation, **game_options)
         n = self.aec.game.num_players
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, (int, np.integer))
@@ -171,7 +172,7 @@ class SingleSeatEnv(gymnasium.Env):
         self.illegal_actions += 1
         me = self.aec.possible_agents[self.seat]
         if self.illegal_actions == 1:
-            warn_illegal_action(me, action, message, self.illegal_reward)
+            warn_illegal_action(me, action, message, self.illegal_reward, str(self.aec))
         info = self._info()
         info["illegal_action"] = {"seat": self.seat, "action": action, "message": message}
         return self._observation(), self.illegal_reward, True, False, info
