@@ -78,10 +78,10 @@ actions for the agent whose decision it is (all zeros for the others, and once t
 | `artifacts` | (2, 6) / (2, 6) / (2, 6) | 1444:1456 / 1444:1456 / 1444:1456 | row 0: the artifacts I hold, by kind; row 1: the artifacts played (public) |
 | `counters` | (2, 20, 41) / (3, 20, 41) / (4, 20, 41) | 1456:3096 / 1456:3916 / 1456:4736 | each counter's place, one-hot (player row egocentric, then slot: the MOVE block's slot; the locations, then pile, discarded, hand) |
 | `game` | (8,) / (9,) / (10,) | 3096:3104 / 3916:3925 / 4736:4746 | whose decision, my seat (one-hot, absolute), actions left, turn, the artifact stack's size, the Idol |
-| `lair` | (38, 26) / (38, 36) / (38, 46) | 3104:4092 / 3925:5293 / 4746:6494 | per location: kind, printed gold / 5, counters by player (egocentric) and kind / that kind's number per colour, the Idol, the Cloak's wearer, who controls the room now (most adventurers, the Barbarian counting two; the Idol's owner) |
-| `pending` | (102,) / (104,) / (106,) | 4092:4194 / 5293:5397 / 6494:6600 | the decision awaited (phase) and its sub-decision: the counter placed, pushed or moved (kind, owner, where), the room, the players still to escape the Cave Troll, the Helm's or the Cloak's steps left, the Chalice's travellers left |
-| `players` | (2, 23) / (3, 23) / (4, 23) | 4194:4240 / 5397:5466 / 6600:6692 | per player (egocentric): gold (score and by category, / 200 capped), the pile's size and composition (counts left by kind, never the order), artifacts held (a count), whose turn, who decides, first player, who ended |
-| **D** | | **4240** / **5466** / **6692** | |
+| `lair` | (38, 24) / (38, 33) / (38, 42) | 3104:4016 / 3925:5179 / 4746:6342 | per location: kind, printed gold / 5, counters by player (egocentric) and kind / that kind's number per colour, the Idol, the Cloak's wearer (who controls a room follows from the counts: most adventurers, the Barbarian counting two, ties nobody) |
+| `pending` | (102,) / (104,) / (106,) | 4016:4118 / 5179:5283 / 6342:6448 | the decision awaited (phase) and its sub-decision: the counter placed, pushed or moved (kind, owner, where), the room, the players still to escape the Cave Troll, the Helm's or the Cloak's steps left, the Chalice's travellers left |
+| `players` | (2, 23) / (3, 23) / (4, 23) | 4118:4164 / 5283:5352 / 6448:6540 | per player (egocentric): gold (score and by category, / 200 capped), the pile's size and composition (counts left by kind, never the order), artifacts held (a count), whose turn, who decides, first player, who ended |
+| **D** | | **4164** / **5352** / **6540** | |
 
 ### Entries of each array
 
@@ -91,7 +91,7 @@ actions for the agent whose decision it is (all zeros for the others, and once t
 | `artifacts` | helm_of_mind_control, chalice_of_teleportation, idol_of_eldarr, wand_of_speed, cloak_of_invisibility, sword_of_slaying |
 | `counters` | R01, R02, R03, R04, R05, R06, R07, R08, R09, R10, R11, R12, R13, R14, R15, R16, R17, R18, R19, R20, R21, R22, R23, R24, R25, R26, R27, R28, R29, R30, R31, R32, R33, north-west entrance, north-east entrance, south-west entrance, south-east entrance, the pit, pile, discarded, hand |
 | `game` | my_decision, seat_0, seat_1, seat_2, seat_3, actions_left, turn, first_round, stack_left, idol_mine |
-| `lair` | room, entrance, pit, gold, me_barbarian, me_thief, me_knight, me_dwarf, me_explorer, me_wraith, me_cave_troll, me_orc, me_treasure, +1_barbarian, +1_thief, +1_knight, +1_dwarf, +1_explorer, +1_wraith, +1_cave_troll, +1_orc, +1_treasure, +2_barbarian, +2_thief, +2_knight, +2_dwarf, +2_explorer, +2_wraith, +2_cave_troll, +2_orc, +2_treasure, +3_barbarian, +3_thief, +3_knight, +3_dwarf, +3_explorer, +3_wraith, +3_cave_troll, +3_orc, +3_treasure, idol, cloak, controlled_by_me, controlled_by_+1, controlled_by_+2, controlled_by_+3 |
+| `lair` | room, entrance, pit, gold, me_barbarian, me_thief, me_knight, me_dwarf, me_explorer, me_wraith, me_cave_troll, me_orc, me_treasure, +1_barbarian, +1_thief, +1_knight, +1_dwarf, +1_explorer, +1_wraith, +1_cave_troll, +1_orc, +1_treasure, +2_barbarian, +2_thief, +2_knight, +2_dwarf, +2_explorer, +2_wraith, +2_cave_troll, +2_orc, +2_treasure, +3_barbarian, +3_thief, +3_knight, +3_dwarf, +3_explorer, +3_wraith, +3_cave_troll, +3_orc, +3_treasure, idol, cloak |
 | `pending` | phase_action, phase_place, phase_entry_push, phase_push_to, phase_escape, phase_step, phase_teleport, phase_game_over, counter_barbarian, counter_thief, counter_knight, counter_dwarf, counter_explorer, counter_wraith, counter_cave_troll, counter_orc, counter_treasure, counter_count_the_loot, counter_find_an_artifact, counter_of_me, counter_of_+1, counter_of_+2, counter_of_+3, counter_at_R01, counter_at_R02, counter_at_R03, counter_at_R04, counter_at_R05, counter_at_R06, counter_at_R07, counter_at_R08, counter_at_R09, counter_at_R10, counter_at_R11, counter_at_R12, counter_at_R13, counter_at_R14, counter_at_R15, counter_at_R16, counter_at_R17, counter_at_R18, counter_at_R19, counter_at_R20, counter_at_R21, counter_at_R22, counter_at_R23, counter_at_R24, counter_at_R25, counter_at_R26, counter_at_R27, counter_at_R28, counter_at_R29, counter_at_R30, counter_at_R31, counter_at_R32, counter_at_R33, counter_at_north-west entrance, counter_at_north-east entrance, counter_at_south-west entrance, counter_at_south-east entrance, counter_at_the pit, room_R01, room_R02, room_R03, room_R04, room_R05, room_R06, room_R07, room_R08, room_R09, room_R10, room_R11, room_R12, room_R13, room_R14, room_R15, room_R16, room_R17, room_R18, room_R19, room_R20, room_R21, room_R22, room_R23, room_R24, room_R25, room_R26, room_R27, room_R28, room_R29, room_R30, room_R31, room_R32, room_R33, room_north-west entrance, room_north-east entrance, room_south-west entrance, room_south-east entrance, room_the pit, to_escape_me, to_escape_+1, to_escape_+2, to_escape_+3, steps_left, stepped, travellers |
 | `players` | score, gold_rooms, gold_treasure, gold_idol, gold_last_counter, gold_artifacts, pile_left, pile_barbarian, pile_thief, pile_knight, pile_dwarf, pile_explorer, pile_wraith, pile_cave_troll, pile_orc, pile_treasure, pile_count_the_loot, pile_find_an_artifact, artifacts_held, turn_player, deciding, first_player, ended_game |
 
@@ -99,11 +99,11 @@ actions for the agent whose decision it is (all zeros for the others, and once t
 
 | part | start:stop (2 / 3 / 4 players) | meaning |
 |---|---|---|
-| `observation` | 0:4240 / 0:5466 / 0:6692 | seat 0's observation (the flat vector) |
-| `pile_order` | 4240:4280 / 5466:5526 / 6692:6772 | per seat and slot: the counter's depth in its pile, (depth + 1) / slots (1/slots: drawn next), 0 when not in the pile |
-| `artifact_holder` | 4280:4298 / 5526:5550 / 6772:6802 | per artifact: who holds it (seat one-hot, absolute), or the stack (last column) |
-| `stack_order` | 4298:4304 / 5550:5556 / 6802:6808 | per artifact: its depth in the stack, (depth + 1) / artifacts, 0 when not in the stack |
-| **S** | **4304** / **5556** / **6808** | |
+| `observation` | 0:4164 / 0:5352 / 0:6540 | seat 0's observation (the flat vector) |
+| `pile_order` | 4164:4204 / 5352:5412 / 6540:6620 | per seat and slot: the counter's depth in its pile, (depth + 1) / slots (1/slots: drawn next), 0 when not in the pile |
+| `artifact_holder` | 4204:4222 / 5412:5436 / 6620:6650 | per artifact: who holds it (seat one-hot, absolute), or the stack (last column) |
+| `stack_order` | 4222:4228 / 5436:5442 / 6650:6656 | per artifact: its depth in the stack, (depth + 1) / artifacts, 0 when not in the stack |
+| **S** | **4228** / **5442** / **6656** | |
 
 ### Action layout (the engine's flat numbering)
 

@@ -26,13 +26,11 @@ from gymnasium import spaces
 
 from mk_env.cave_troll.rules import PHASE_NAMES, Game, Kind, Phase
 from mk_env.cave_troll.rules.fields import CATEGORIES
-from mk_env.cave_troll.rules.vocabulary import ADVENTURERS, PILE, PLAYED, STACK
+from mk_env.cave_troll.rules.vocabulary import PLAYED, STACK
 
 _F32 = np.float32
 #: the kinds of counter that can stand in the lair (every adventurer and monster, and Treasure)
 BOARD_KINDS = tuple(Kind)[:Kind.TREASURE + 1]
-#: the adventurers' kinds (those that count for control)
-ADVENTURER_KINDS = sorted(int(k) for k in ADVENTURERS)
 #: the places of a counter off the board, after the locations in ``counters`` (``state.loc`` -1, -2, -3)
 OFF_BOARD = ("pile", "discarded", "hand")
 #: gold is encoded as min(gold, GOLD_SCALE) / GOLD_SCALE (random 4-player games score at most ~75)
@@ -47,8 +45,7 @@ def _who(k: int) -> str:
 
 def _lair_entries(ob: CaveTrollObserver) -> tuple[str, ...]:
     counts = tuple(f"{_who(k)}_{kind.name.lower()}" for k in range(ob.n) for kind in BOARD_KINDS)
-    control = tuple(f"controlled_by_{_who(k)}" for k in range(ob.n))
-    return ("room", "entrance", "pit", "gold") + counts + ("idol", "cloak") + control
+    return ("room", "entrance", "pit", "gold") + counts + ("idol", "cloak")
 
 
 def _player_entries(ob: CaveTrollObserver) -> tuple[str, ...]:
@@ -89,7 +86,8 @@ PARTS: tuple[Part, ...] = (
          lambda ob: ("my_decision",) + tuple(f"seat_{p}" for p in range(ob.n))
          + ("actions_left", "turn", "first_round", "stack_left", "idol_mine")),
     Part("lair", lambda ob: (ob.n_loc, len(_lair_entries(ob))), "per location: kind, printed gold / 5, counters by "
-         "player (egocentric) and kind / that kind's number per colour, the Idol, the Cloak's wearer, who controls the room now (most adventurers, the Barbarian counting two; the Idol's owner)",
+         "player (egocentric) and kind / that kind's number per colour, the Idol, the Cloak's wearer (who controls "
+         "a room follows from the counts: most adventurers, the Barbarian counting two, ties nobody)",
          _lair_entries),
     Part("pending", lambda ob: (len(_pending_entries(ob)),), "the decision awaited (phase) and its sub-decision: "
          "the counter placed, pushed or moved (kind, owner, where), the room, the players still to escape the "
@@ -154,7 +152,6 @@ class CaveTrollObserver:
         per_colour = np.bincount(np.array(g.pack.slot_kinds, int), minlength=nk).astype(_F32)
         self._kind = kind
         self._kind_scale = (1.0 / np.maximum(per_colour, 1)).astype(_F32)  # a count / that kind's number
-        self._n_kinds_all = n * nk
         self._ego = [(owner - s) % n for s in range(n)]  # each counter's egocentric player row, per seat
         # a counter's column in ``counters`` by its place (negative indices: pile -1, discarded -2, hand -3)
         self._column = np.array(list(range(L)) + [L + 2, L + 1, L], np.intp)
@@ -164,18 +161,18 @@ class CaveTrollObserver:
         self._counter_base = [c0 + (self._ego[s] * k + slot) * (L + len(OFF_BOARD)) for s in range(n)]
         self._cells = n * nb
         self._board_cell = [np.where(kind < nb, self._ego[s] * nb + kind, 0) for s in range(n)]
-        self._ego_kind = [self._ego[s] * nk + kind for s in range(n)]
-        weight = np.where(kind == Kind.BARBARIAN, 2.0, np.where(np.isin(kind, ADVENTURER_KINDS), 1.0, 0.0))
-        self._strength = weight  # what each counter adds to its owner's control of a room
         lc = self.col["lair"]
         first = lc[f"me_{BOARD_KINDS[0].name.lower()}"]
         self._lair_counts = slice(first, first + n * nb)
-        self._lair_control = slice(lc["controlled_by_me"], lc["controlled_by_me"] + n)
         self._lair_idol, self._lair_cloak = lc["idol"], lc["cloak"]
         self._count_weight = self._kind_scale[kind].astype(np.float64)
         pc = self.col["players"]
-        self._pile_cols = slice(pc["pile_" + Kind(0).name.lower()], pc["pile_" + Kind(0).name.lower()] + nk)
-        self._pile_left = pc["pile_left"]
+        # a player's pile row of the counters part times this matrix: its size / slots, then its counts by kind
+        self._pile_cols = slice(pc["pile_left"], pc["pile_left"] + 1 + nk)
+        assert pc["pile_" + Kind(0).name.lower()] == pc["pile_left"] + 1, "pile_left must precede the pile counts"
+        self._pile_matrix = np.zeros((k, 1 + nk))  # float64: 20 x 1/20 rounds to 1.0 exactly in float32
+        self._pile_matrix[:, 0] = 1.0 / k
+        self._pile_matrix[np.arange(k), 1 + kind[:k]] = self._kind_scale[kind[:k]]
         self._col_turn, self._col_deciding = pc["turn_player"], pc["deciding"]
         self._col_first, self._col_ender = pc["first_player"], pc["ended_game"]
         names = g.pack.lair.names
@@ -183,7 +180,7 @@ class CaveTrollObserver:
         self._pending_room = self.col["pending"]["room_" + names[0]]
         self._most_steps = max(rules.helm_steps, rules.cloak_steps)
         self._actions_per_turn = rules.actions_per_turn
-        self._memo: dict = {}
+        self._slow: list[tuple] = [((), None)] * n  # per seat: (key, template) of _slow_template
 
     def _init_templates(self) -> None:
         """Per seat a flat template holding the static parts (the lair's geometry, the seat)."""
@@ -219,77 +216,61 @@ class CaveTrollObserver:
 
     def encode_flat(self, st, player: int) -> np.ndarray:
         """The observation of ``player`` as one fresh float32 vector of :attr:`size` entries."""
-        flat = self._templates[player].copy()
+        key = (tuple(st.score), tuple(map(tuple, st.gold)), tuple(st.art_at), st.idol_owner)
+        memo = self._slow[player]
+        if memo[0] != key:  # gold or artifacts changed (a scoring, an artifact drawn or played)
+            memo = self._slow[player] = (key, self._slow_template(st, player))
+        flat = memo[1].copy()
         loc = np.fromiter(st.loc, np.intp, self._n_ids)
         flat[self._counter_base[player] + self._column[loc]] = 1.0
         self._fill_lair(st, player, loc, flat)
-        self._fill_players(st, player, loc, flat)
+        self._fill_players(st, player, flat)
         self._fill_pending(st, player, flat)
         return flat
 
     def _fill_lair(self, st, player: int, loc: np.ndarray, flat: np.ndarray) -> None:
-        """Counters by player and kind, who controls each room, the Idol and the Cloak."""
-        n, L, R = self.n, self.n_loc, self.n_rooms
+        """Counters by player and kind, the Idol and the Cloak."""
+        L = self.n_loc
         a, b, shape = self.slices["lair"]
         tab = flat[a:b].reshape(shape)
         row = self._lair_row[loc]  # off the board: a spare row past the last location
         counts = np.bincount(row * self._cells + self._board_cell[player], self._count_weight,
                              minlength=(L + 1) * self._cells)  # each count / that kind's number per colour
         tab[:, self._lair_counts] = counts[:L * self._cells].reshape(L, self._cells)
-        # each player's strength in each room (the Barbarian counts two): players x rooms
-        strength = np.bincount(self._ego[player] * (L + 1) + row, self._strength,
-                               minlength=n * (L + 1)).reshape(n, L + 1)[:, :R]
-        ranked = np.sort(strength, axis=0)
-        tab[:R, self._lair_control] = ((strength == ranked[-1]) & (ranked[-1] > ranked[-2])).T  # ties: nobody
         if st.idol_room >= 0:
             tab[st.idol_room, self._lair_idol] = 1.0
-            tab[st.idol_room, self._lair_control] = 0.0
-            tab[st.idol_room, self._lair_control.start + (st.idol_owner - player) % n] = 1.0
         if st.cloaked >= 0 and loc[st.cloaked] >= 0:
             tab[loc[st.cloaked], self._lair_cloak] = 1.0
 
-    def _fill_players(self, st, player: int, loc: np.ndarray, flat: np.ndarray) -> None:
-        """The players' rows, the artifacts and the game's scalars: the gold and the artifacts memoised
-        (they change at scorings and artifact draws), the piles and the turn's flags at every call."""
-        key = (player, tuple(st.score), tuple(map(tuple, st.gold)), tuple(st.art_at), st.idol_owner)
-        memo = self._memo.get(key)
-        if memo is None:
-            if len(self._memo) > 64:
-                self._memo.clear()
-            memo = self._memo[key] = self._slow_rows(st, player)
-        rows_flat, arts_flat, game_vals = memo
+    def _fill_players(self, st, player: int, flat: np.ndarray) -> None:
+        """The players' piles and the turn's flags, and the game's scalars (the gold and the artifacts are
+        in the template: :meth:`_slow_template`)."""
         a, b, shape = self.slices["players"]
-        flat[a:b] = rows_flat
         rows = flat[a:b].reshape(shape)
-        in_pile = self._ego_kind[player][loc == PILE]
-        rows[:, self._pile_cols] = np.bincount(in_pile, minlength=self._n_kinds_all).reshape(self.n, -1) * self._kind_scale
+        # the piles' size and composition: the counters part's "pile" column (its rows are egocentric already)
+        c0, c1, cshape = self.slices["counters"]
+        rows[:, self._pile_cols] = flat[c0:c1].reshape(cshape)[:, :, self.n_loc] @ self._pile_matrix
         n = self.n
-        for p, pile in enumerate(st.piles):
-            rows[(p - player) % n, self._pile_left] = len(pile) / self.slots
         rows[(st.turn_player - player) % n, self._col_turn] = 1.0
         if st.phase != Phase.GAME_OVER:
             rows[(st.current - player) % n, self._col_deciding] = 1.0
         rows[(st.first_player - player) % n, self._col_first] = 1.0
         if st.ender >= 0:
             rows[(st.ender - player) % n, self._col_ender] = 1.0
-        a, b, _ = self.slices["artifacts"]
-        flat[a:b] = arts_flat
         g = self.slices["game"][0]
         gc = self.col["game"]
-        stack_left, idol_mine = game_vals
-        flat[g + gc["stack_left"]] = stack_left
-        flat[g + gc["idol_mine"]] = idol_mine
         flat[g + gc["my_decision"]] = float(st.current == player and st.phase != Phase.GAME_OVER)
         flat[g + gc["actions_left"]] = st.actions_left / self._actions_per_turn
         flat[g + gc["turn"]] = min(st.turn, TURN_CAP) / TURN_CAP
         flat[g + gc["first_round"]] = float(st.turn < n)
 
-    def _slow_rows(self, st, player: int) -> tuple[np.ndarray, np.ndarray, tuple[float, float]]:
-        """The parts :meth:`_fill_players` memoises: the players' gold and artifact counts (flat rows),
-        the artifacts part (flat), the stack's size and the Idol's ownership."""
+    def _slow_template(self, st, player: int) -> np.ndarray:
+        """The seat's template with what changes only at scorings and artifact moves filled in: the players'
+        gold and artifact counts, the artifacts part, the stack's size and the Idol's ownership."""
+        flat = self._templates[player].copy()
         n = self.n
-        _, _, shape = self.slices["players"]
-        rows = np.zeros(shape, _F32)
+        a, b, shape = self.slices["players"]
+        rows = flat[a:b].reshape(shape)
         pc = self.col["players"]
         held = [0] * n
         for holder in st.art_at:
@@ -301,14 +282,17 @@ class CaveTrollObserver:
             for i, gold in enumerate(st.gold[p]):
                 r[pc["score"] + 1 + i] = min(gold, GOLD_SCALE) / GOLD_SCALE
             r[pc["artifacts_held"]] = held[p] / self.n_art
-        arts = np.zeros((2, self.n_art), _F32)
+        a, b, shape = self.slices["artifacts"]
+        arts = flat[a:b].reshape(shape)
         for i, holder in enumerate(st.art_at):
             if holder == player:
                 arts[0, i] = 1.0
             elif holder == PLAYED:
                 arts[1, i] = 1.0
-        stack_left = sum(1 for holder in st.art_at if holder == STACK) / self.n_art
-        return rows.ravel(), arts.ravel(), (stack_left, float(st.idol_owner == player))
+        g, gc = self.slices["game"][0], self.col["game"]
+        flat[g + gc["stack_left"]] = sum(1 for holder in st.art_at if holder == STACK) / self.n_art
+        flat[g + gc["idol_mine"]] = float(st.idol_owner == player)
+        return flat
 
     def _fill_pending(self, st, player: int, flat: np.ndarray) -> None:
         """The phase and the sub-decision under way (:class:`~mk_env.cave_troll.rules.Pending`)."""

@@ -8,10 +8,9 @@ import numpy as np
 import pytest
 
 from mk_env import cave_troll_v0
-from mk_env.cave_troll.env.observation import CaveTrollObserver
+from mk_env.cave_troll.env.observation import BOARD_KINDS, CaveTrollObserver
 from mk_env.cave_troll.rules import Game, IllegalActionError
 from mk_env.cave_troll.rules.board import occupancy
-from mk_env.cave_troll.rules.scoring import room_control
 from mk_env.cave_troll.rules.vocabulary import STACK, Phase
 
 from cave_troll_env_helpers import random_states
@@ -54,18 +53,23 @@ def test_rows_are_egocentric_and_the_seat_is_given(states):
             assert obs["players"][row, ob.col["players"]["pile_left"]] == pytest.approx(len(st.piles[seat]) / k)
 
 
-def test_room_control_is_the_engine_room_control(states):
+def test_lair_counts_are_the_engines_occupancy_by_player_and_kind(states):
     ob, sts = states
+    g = ob.game
+    per_colour = {kind: g.pack.slot_kinds.count(kind) for kind in BOARD_KINDS}
     for st in sts[::5]:
-        obs = ob.encode(st, 0)
         occ = occupancy(st)
-        first = ob.col["lair"]["controlled_by_me"]
-        for room in range(ob.n_rooms):
-            seat = room_control(st, occ, room)[0]
-            expected = np.zeros(st.num_players)
-            if seat >= 0:
-                expected[seat] = 1.0
-            np.testing.assert_array_equal(obs["lair"][room, first:first + st.num_players], expected)
+        for p in range(st.num_players):
+            obs = ob.encode(st, p)
+            for x in range(ob.n_loc):
+                for row in range(st.num_players):
+                    seat = (p + row) % st.num_players
+                    for kind in BOARD_KINDS:
+                        here = sum(1 for c in occ.at[x] if g.owner_of[c] == seat and g.kind_of[c] == kind)
+                        column = ob.col["lair"][f"{'me' if row == 0 else f'+{row}'}_{kind.name.lower()}"]
+                        assert obs["lair"][x, column] == pytest.approx(here / per_colour[kind])
+            if st.idol_room >= 0:
+                assert obs["lair"][st.idol_room, ob.col["lair"]["idol"]] == 1.0
 
 
 def test_the_mask_is_exactly_the_legal_actions_both_ways(states):
