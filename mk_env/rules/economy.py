@@ -63,7 +63,10 @@ def pay(state: GameState, p: int, resource: int, n: int, *, kinds: list[int] | N
     tokens = state.tokens[p]
     for kind in kinds if kinds is not None else _PAY_KINDS[resource]:
         column = tokens[:, kind]
-        for slot, have in enumerate(column.tolist()):  # one read; writes only where taken
+        held = column.tolist()  # one read; writes only where taken
+        if not any(held):  # no troll holds this kind (often): nothing to walk
+            continue
+        for slot, have in enumerate(held):
             if have:
                 take = min(have, n)
                 column[slot] = have - take
