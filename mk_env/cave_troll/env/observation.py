@@ -130,7 +130,8 @@ class CaveTrollObserver:
             at += int(np.prod(shape))
         self.size = at
         self.flat_space = spaces.Box(0.0, 1.0, (self.size,), _F32)
-        self._specs = [(key, slice(a, b), shape if len(shape) > 1 else None) for key, (a, b, shape) in self.slices.items()]
+        self._specs = [(key, slice(a, b), shape if len(shape) > 1 else None)
+                       for key, (a, b, shape) in self.slices.items()]
         self.col = {f.key: {name: i for i, name in enumerate(f.entries)} for f in self.fields}
         self._init_tables()
         self._init_templates()

@@ -159,3 +159,20 @@ def test_an_escape_is_the_escaping_players_decision_and_is_encoded():
                 assert obs["pending"][ob.col["pending"]["room_" + st.game.pack.lair.names[st.pending.room]]] == 1.0
                 return
     pytest.fail("no out-of-turn escape met in 40 random 3-player games")
+
+
+def test_the_gold_and_artifacts_memo_follows_every_change():
+    """The per-seat template of gold and artifacts is keyed by the fields it reads: a state edited by hand,
+    or another game's state, is encoded anew."""
+    game = Game(2)
+    ob = CaveTrollObserver(game)
+    st = game.new_initial_state(0)
+    score = ob.col["players"]["score"]
+    assert ob.encode(st, 0)["players"][0, score] == 0.0
+    st.gold[0][0] += 20
+    st.score[0] += 20
+    st.invalidate_caches()
+    assert ob.encode(st, 0)["players"][0, score] == pytest.approx(20 / 200)
+    assert ob.encode(st, 1)["players"][1, score] == pytest.approx(20 / 200)  # seat 0 seen from seat 1
+    other = game.new_initial_state(1)
+    assert ob.encode(other, 0)["players"][0, score] == 0.0
