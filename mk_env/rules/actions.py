@@ -12,7 +12,6 @@ Level-2 row 5-8, Level-3 row 9-11, with the same resting rule.
 
 from __future__ import annotations
 
-import bisect
 import itertools
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -146,7 +145,9 @@ class ActionLayout:
         #: bounded (least recently used first out), see ``legal._trade_actions``
         self.trade_memo: OrderedDict[bytes, np.ndarray] = OrderedDict()
         self._starts = np.array([self.offset[b] for b in self.BLOCKS])
-        self._start_list = self._starts.tolist()  # bisect on a list: faster than numpy for one number
+        self._start_list = self._starts.tolist()
+        #: the block of each action number (a list: one index per decode, no search)
+        self._block_of = [b for b, name in enumerate(self.BLOCKS) for _ in range(sizes[name])]
 
     @staticmethod
     def _conversions(pack: ContentPack) -> list[Conversion]:
@@ -172,11 +173,8 @@ class ActionLayout:
         """(block name, argument within the block)."""
         if not 0 <= action < self.size:
             raise ValueError(f"action {action} is outside the action space 0..{self.size - 1}")
-        b = bisect.bisect_right(self._start_list, action) - 1
-        while self.sizes[self.BLOCKS[b]] == 0:
-            b -= 1
-        name = self.BLOCKS[b]
-        return name, action - self.offset[name]
+        b = self._block_of[action]
+        return self.BLOCKS[b], action - self._start_list[b]
 
     # -- argument helpers -------------------------------------------------------------------------
     def trade_args(self, arg: int) -> tuple[np.ndarray, int]:
