@@ -23,6 +23,7 @@ from mk_env.rules.view import PlayerView
 from mk_env.rules.vocabulary import Phase
 
 from .base import BaseAgent, no_argument
+from .evaluation import evaluation_of
 
 # the phases the quick policy compares, bound once (a global is cheaper than ``Phase.STEP2``)
 (BRIBE, DIG_MINERAL, DIG_PEDESTAL, DIG_WORKSHOP, RECRUIT_PEDESTAL, SPELL_DIG, SPELL_HORDE, SPELL_OPTION,
@@ -354,7 +355,8 @@ def best_action(st: GameState, p: int, rng: np.random.Generator) -> int:
 
 
 class HeuristicAgent(BaseAgent):
-    """Greedy one-ply lookahead with :func:`evaluate`."""
+    """Greedy one-ply lookahead with :func:`evaluate` (in another game of the suite: that game's
+    evaluation module's ``best_action``, :mod:`agents.evaluation`)."""
 
     name = "heuristic"
 
@@ -363,7 +365,7 @@ class HeuristicAgent(BaseAgent):
         if len(legal) == 1:
             return int(legal[0])
         st = view.determinize(rng)
-        return best_action(st, view.seat, rng)
+        return evaluation_of(view.game).best_action(st, view.seat, rng)
 
 
 def from_spec(arg: str) -> HeuristicAgent:

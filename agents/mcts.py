@@ -11,6 +11,11 @@ start of the seat's next turn (one horizon for every simulation), then every sea
 the heuristic evaluation, turned into a per-seat value (margin over the best opponent, squashed to
 [-1, 1]). Terminal states use the true returns.
 
+The heuristic pieces (``candidates``, ``lookahead_values``, ``quick_action``, ``settle``, ``evaluate``)
+are the game's evaluation module (:mod:`agents.evaluation`): the first game's :mod:`agents.heuristic`,
+Cave Troll's :mod:`agents.cave_troll_heuristic`; the search itself uses only the engine protocol, so it
+serves every game of the suite.
+
 Budget: ``mcts:400`` = 400 simulations per decision, ``mcts:2s`` = 2 seconds per decision.
 """
 
@@ -21,11 +26,13 @@ import time
 
 import numpy as np
 
-from mk_env.rules.state import GameState
+from types import ModuleType
+from typing import Any
+
 from mk_env.rules.view import PlayerView
 
-from . import heuristic as H
 from .base import BaseAgent
+from .evaluation import evaluation_of
 
 DEFAULT_SIMULATIONS = 48
 ROLLOUT_DECISIONS = 30  # per player: a cap on the rollout through one round
@@ -65,6 +72,7 @@ class MCTSAgent(BaseAgent):
         if len(legal) == 1:
             return int(legal[0])
         seat = view.seat
+        H = evaluation_of(view.game)
         first = view.determinize(rng)
         cands = H.candidates(first, seat)
         if len(cands) == 1:
@@ -81,21 +89,21 @@ class MCTSAgent(BaseAgent):
             elif sims >= self.simulations:
                 break
             st = first if sims == 0 else view.determinize(rng)
-            self._simulate(root, st.clone() if sims == 0 else st, rng)
+            self._simulate(H, root, st.clone() if sims == 0 else st, rng)
             sims += 1
         best = np.flatnonzero(root.n == root.n.max())
         if len(best) > 1:  # ties broken by the heuristic's value
             best = [best[int(np.argmax(values[best]))]]
         return int(root.actions[best[0]])
 
-    def _simulate(self, root: Node, st: GameState, rng: np.random.Generator) -> None:
+    def _simulate(self, H: ModuleType, root: Node, st: Any, rng: np.random.Generator) -> None:
         path: list[tuple[Node, int]] = []
         node = root
         for _ in range(MAX_DEPTH):
             if st.is_terminal():
                 break
             if node.actions is None:
-                _expand_cheap(node, st)
+                _expand_cheap(H, node, st)
             i = _select(node, st, rng)
             if i is None:
                 break
@@ -110,13 +118,13 @@ class MCTSAgent(BaseAgent):
                 node = child
                 break
             node = child
-        values = _leaf_values(st, root.player)
+        values = _leaf_values(H, st, root.player)
         for nd, i in path:
             nd.n[i] += 1
             nd.w[i] += values[nd.player]
 
 
-def _expand_cheap(node: Node, st: GameState) -> None:
+def _expand_cheap(H: ModuleType, node: Node, st: Any) -> None:
     """Candidates without lookahead: the quick choice first, uniform priors."""
     p = st.current_player()
     cands = H.candidates(st, p)
@@ -129,7 +137,7 @@ def _expand_cheap(node: Node, st: GameState) -> None:
     node.expand(cands, pri)
 
 
-def _select(node: Node, st: GameState, rng: np.random.Generator) -> int | None:
+def _select(node: Node, st: Any, rng: np.random.Generator) -> int | None:
     total = node.n.sum()
     width = max(2, int(2 + math.sqrt(total)))  # progressive widening
     order = np.argsort(-node.priors, kind="stable")[:width]
@@ -144,7 +152,7 @@ def _select(node: Node, st: GameState, rng: np.random.Generator) -> int | None:
     return best
 
 
-def _leaf_values(st: GameState, seat: int) -> list[float]:
+def _leaf_values(H: ModuleType, st: Any, seat: int) -> list[float]:
     """Per-seat value in [-1, 1] after a quick-policy rollout to the start of ``seat``'s next turn:
     every simulation is scored at the same horizon, after one reply of each opponent."""
     left_turn = False

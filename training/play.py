@@ -21,7 +21,9 @@ import numpy as np
 from agents import make_agent
 from agents.base import Agent
 from mk_env.env.render import printable
-from mk_env.rules import CATEGORIES, Game, GameState
+from mk_env.games import DEFAULT_GAME, game_entry, game_names
+from mk_env.games import make_game as make_suite_game
+from mk_env.rules import Game, GameState
 from mk_env.rules.view import PlayerView
 
 from . import cli
@@ -37,11 +39,12 @@ def parse_agents(text: str) -> list[str]:
     return specs
 
 
-def make_game(num_players: int, options: dict[str, Any] | None = None) -> Game:
-    """A game with the given options (``Game.options_dict`` keys; ``num_players`` wins)."""
+def make_game(num_players: int, options: dict[str, Any] | None = None, game: str = DEFAULT_GAME) -> Game:
+    """A game of the suite (``game``: :mod:`mk_env.games`) with the given options (``Game.options_dict``
+    keys; ``num_players`` wins)."""
     opts = dict(options or {})
     opts.pop("num_players", None)
-    return Game(num_players, **opts)
+    return make_suite_game(game, num_players, **opts)
 
 
 def agent_rng(seed: int, seat: int) -> np.random.Generator:
@@ -50,8 +53,10 @@ def agent_rng(seed: int, seat: int) -> np.random.Generator:
 
 
 def run_game(specs: list[str] | list[Agent], seed: int, options: dict[str, Any] | None = None,
-             game: Game | None = None) -> GameState:
-    """Play one game to the end; ``specs[seat]`` is that seat's agent (spec string or agent)."""
+             game: Game | None = None, actions: list[int] | None = None) -> GameState:
+    """Play one game to the end; ``specs[seat]`` is that seat's agent (spec string or agent). ``game``:
+    any game of the suite (default: the first game with ``options``); ``actions`` (if given) receives
+    every decision."""
     n = len(specs)
     game = game or make_game(n, options)
     if game.num_players != n:
@@ -64,23 +69,26 @@ def run_game(specs: list[str] | list[Agent], seed: int, options: dict[str, Any] 
     rngs = [agent_rng(seed, seat) for seat in range(n)]
     state = game.new_initial_state(int(seed))
     views = [PlayerView(state, seat) for seat in range(n)]
+    actions = [] if actions is None else actions
     while not state.is_terminal():
         p = state.current_player()
-        state.apply(int(agents[p].act(views[p], rngs[p])))
+        actions.append(int(agents[p].act(views[p], rngs[p])))
+        state.apply(actions[-1])
     return state
 
 
 def score_table(state: GameState, names: list[str], title: str = "Final scores"):
-    """A rich table: one row per seat, honour by scoring category, rank."""
+    """A rich table: one row per seat, points by the game's scoring category, rank."""
     from rich.table import Table
     from rich.text import Text
     table = Table(title=Text(title))
-    for col in ("seat", "agent", *CATEGORIES, "total", "rank"):
+    categories = [c for c in state.score_breakdown(0) if c != "total"]
+    for col in ("seat", "agent", *categories, "total", "rank"):
         table.add_column(col, justify="left" if col == "agent" else "right")
     ranks = state.ranks()
     for p, name in enumerate(names):
         bd = state.score_breakdown(p)
-        table.add_row(str(p), Text(printable(name)), *(str(bd[c]) for c in CATEGORIES), str(bd["total"]),
+        table.add_row(str(p), Text(printable(name)), *(str(bd[c]) for c in categories), str(bd["total"]),
                       str(ranks[p] + 1))
     return table
 
@@ -99,22 +107,46 @@ def _cmd(args: argparse.Namespace) -> int:
         from agents.ppo import trust_agents
         args.agents = trust_agents(args.agents)
     specs = parse_agents(args.agents)
-    if not 2 <= len(specs) <= 5:
-        raise cli.UsageError(f"--agents: the game is for 2 to 5 players, got {len(specs)} agents")
-    options = {"board_side": args.board_side} if args.board_side else {}
-    if args.teams:
-        if len(specs) != 4:
-            raise cli.UsageError(f"--teams: team play is for 4 agents (seats 0+3 against 1+2), got {len(specs)}")
-        options["team_mode"] = True
-    make_game(len(specs), options)  # a bad board side is refused before the game is played
+    entry = game_entry(args.game)
+    counts = entry.player_counts
+    if len(specs) not in counts:
+        raise cli.UsageError(f"--agents: {entry.title} is for {counts[0]} to {counts[-1]} players, "
+                             f"got {len(specs)} agents")
+    options = game_options(args.game, board_side=args.board_side, team_mode=args.teams or None)
+    if args.teams and len(specs) != 4:
+        raise cli.UsageError(f"--teams: team play is for 4 agents (seats 0+3 against 1+2), got {len(specs)}")
+    if args.replay and args.game != DEFAULT_GAME:
+        raise cli.UsageError(f"--replay: game records are written for {DEFAULT_GAME} only so far, "
+                             f"not {args.game}")
+    game = make_game(len(specs), options, args.game)  # a bad option is refused before the game is played
     t0 = time.perf_counter()
-    state = run_game(specs, args.seed, options)
-    console.print(score_table(state, specs, title=f"Seed {args.seed}: {state.turn + 1} turns, "
-                                                  f"{len(state.history)} decisions, "
+    actions: list[int] = []
+    state = run_game(specs, args.seed, game=game, actions=actions)
+    console.print(score_table(state, specs, title=f"{entry.title}, seed {args.seed}: {state.turn + 1} turns, "
+                                                  f"{len(actions)} decisions, "
                                                   f"{time.perf_counter() - t0:.1f} s"))
     if args.replay:
         console.print(Text(f"game record saved to {printable(save_game(state, args.seed, specs, args.replay))}"))
     return 0
+
+
+def game_options(game: str, **options: Any) -> dict[str, Any]:
+    """The options given (those not None) for ``game``; one its rules do not take is a
+    :class:`~training.cli.UsageError` naming the game's options."""
+    given = {k: v for k, v in options.items() if v is not None}
+    entry = game_entry(game)
+    for key in given:
+        if key not in entry.options:
+            flag = "--teams" if key == "team_mode" else "--" + key.replace("_", "-")
+            raise cli.UsageError(f"{flag} is not an option of {game} (its game options: "
+                                 f"{', '.join(entry.options) or 'none'})")
+    return given
+
+
+def add_game_argument(parser) -> None:
+    """``--game NAME``, one of the suite's games (default: the first game)."""
+    parser.add_argument("--game", choices=game_names(), default=DEFAULT_GAME,
+                        help=f"the game: {', '.join(game_names())} (default {DEFAULT_GAME})")
 
 
 def register(subparsers) -> None:
@@ -122,6 +154,7 @@ def register(subparsers) -> None:
                               description="Play one game between agents (spec strings: random, "
                                           "heuristic, mcts, mcts:400, mcts:2s, ppo:PATH).")
     p.add_argument("--agents", required=True, help="comma-separated agent specs, one per seat (2-5)")
+    add_game_argument(p)
     p.add_argument("--seed", type=cli.seed, default=0, help="game seed, >= 0 (default 0)")
     p.add_argument("--board-side", default=None, help="board side (default: by player count)")
     p.add_argument("--trust", action="store_true",

@@ -12,7 +12,6 @@ import math
 from collections import defaultdict
 from typing import Any
 
-from mk_env.rules import CATEGORIES
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -59,15 +58,16 @@ class _Tally:
         self.wins = 0
         self.rank = 0.0
         self.honour = 0.0
-        self.parts = dict.fromkeys(CATEGORIES, 0.0)
+        self.parts: dict[str, float] = {}  # by the game's scoring category
 
     def add(self, rank: int, breakdown: dict[str, int]) -> None:
         self.n += 1
         self.wins += rank == 0
         self.rank += rank
         self.honour += breakdown["total"]
-        for c in CATEGORIES:
-            self.parts[c] += breakdown[c]
+        for c, v in breakdown.items():
+            if c != "total":
+                self.parts[c] = self.parts.get(c, 0.0) + v
 
     def summary(self, detail: bool = True) -> dict[str, Any]:
         n = max(self.n, 1)

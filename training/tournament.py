@@ -42,9 +42,10 @@ from pathlib import Path
 from typing import Any
 
 from mk_env.env.render import printable
+from mk_env.games import DEFAULT_GAME, game_entry, game_name
 
 from . import cli
-from .play import make_game, parse_agents, run_game
+from .play import add_game_argument, game_options, make_game, parse_agents, run_game
 from .ratings import balance, summarize
 from .tournament_results import leaderboard, write_charts
 from .tournament_schedule import parse_team, schedule, team_schedule
@@ -60,28 +61,42 @@ BACKENDS = ("local", "ray")
 # ================================================================================================
 # one game (a pure top-level function: can be shipped to any executor)
 # ================================================================================================
-def play_game(specs: list[str], seed: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Play one game; a JSON-able record of its outcome (no index: the caller adds it)."""
+def play_game(specs: list[str], seed: int, options: dict[str, Any] | None = None,
+              game: str = DEFAULT_GAME) -> dict[str, Any]:
+    """Play one game of ``game`` (:mod:`mk_env.games`); a JSON-able record of its outcome (no
+    index: the caller adds it; a game other than the first is named under ``"game"``)."""
     t0 = time.perf_counter()
-    game = make_game(len(specs), options)
-    state = run_game(list(specs), seed, game=game)
-    start = {sq: k for k, (sq, _) in enumerate(game.geo.start_points)}
-    return {
+    played = make_game(len(specs), options, game)
+    actions: list[int] = []
+    state = run_game(list(specs), seed, game=played, actions=actions)
+    record = {
         "agents": list(specs),
         "seed": int(seed),
-        "options": game.options_dict(),
+        "options": played.options_dict() if hasattr(played, "options_dict") else {"num_players": len(specs)},
         "ranks": [int(r) for r in state.ranks()],
         "scores": [state.score_breakdown(p) for p in range(len(specs))],
-        "start_points": [start[int(sq)] for sq in state.gate_sq],
+        "start_points": start_points(played, state),
         "turns": int(state.turn) + 1,
-        "decisions": len(state.history),
+        "decisions": len(actions),
         "seconds": round(time.perf_counter() - t0, 3),
     }
+    return record if game == DEFAULT_GAME else {"game": game, **record}
+
+
+def start_points(game: Any, state: Any) -> list[int]:
+    """Each seat's start: in the first game, the start point its gate took (its index in
+    ``game.geo.start_points``); in a game without start points, its place in the turn order (0: the
+    first player)."""
+    if game_name(game) != DEFAULT_GAME:
+        n = state.num_players
+        return [(p - state.first_player) % n for p in range(n)]
+    start = {sq: k for k, (sq, _) in enumerate(game.geo.start_points)}
+    return [start[int(sq)] for sq in state.gate_sq]
 
 
 def _run_one(job: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
     """Play scheduled game ``job``; its result with its index (and, in a team game, the pairings)."""
-    result = play_game(job["agents"], job["seed"], options)
+    result = play_game(job["agents"], job["seed"], options, job.get("game", DEFAULT_GAME))
     if "teams" in job:  # rate the pairings: each seat counts for its team
         result = {**result, "seat_agents": result["agents"], "agents": job["teams"]}
     return {"index": job["index"], **result}
@@ -152,8 +167,9 @@ def _check_config(out: Path, config: dict[str, Any]) -> None:
     path = out / "config.json"
     if path.exists():
         old = json.loads(path.read_text())
-        keys = ("agents", "players", "seed", "options")
-        if any(old.get(k) != config[k] for k in keys):
+        keys = ("game", "agents", "players", "seed", "options")
+        old.setdefault("game", DEFAULT_GAME)  # a tournament from before the suite had one game
+        if any(old.get(k) != config.get(k, DEFAULT_GAME) for k in keys):
             raise ValueError(f"--out {out} holds a tournament with other settings "
                              f"({ {k: old.get(k) for k in keys} }); use another --out or delete it")
     out.mkdir(parents=True, exist_ok=True)
@@ -163,8 +179,10 @@ def _check_config(out: Path, config: dict[str, Any]) -> None:
 def run_tournament(agents: list[str], players: int, games: int, seed: int = 0, workers: int = 1,
                    out: str | os.PathLike = DEFAULT_OUT, options: dict[str, Any] | None = None,
                    progress: bool = True, charts: bool = True, teams: bool = False,
-                   backend: str = "local", address: str | None = None) -> dict[str, Any]:
-    """Play (or finish) a tournament in ``out`` and return the results written to results.json.
+                   backend: str = "local", address: str | None = None,
+                   game: str = DEFAULT_GAME) -> dict[str, Any]:
+    """Play (or finish) a tournament of ``game`` (:mod:`mk_env.games`) in ``out`` and return the
+    results written to results.json.
     With ``teams``, ``agents`` are team pairings and the games are 4-player team games. ``backend``
     "ray" spreads the games over Ray (local Ray, or the cluster at ``address``); the results are the
     same as a local run's for the same seed."""
@@ -176,8 +194,10 @@ def run_tournament(agents: list[str], players: int, games: int, seed: int = 0, w
         for entry in agents:
             parse_team(entry)
         options = {**(options or {}), "team_mode": True}
-    if not 2 <= players <= 5:
-        raise ValueError(f"--players {players}: the game is for 2 to 5 players")
+    entry = game_entry(game)
+    if players not in entry.player_counts:
+        raise ValueError(f"--players {players}: {entry.title} is for {entry.player_counts[0]} to "
+                         f"{entry.player_counts[-1]} players")
     if games < 1:
         raise ValueError(f"--games {games}: need at least 1 game")
     if workers < 1:
@@ -185,11 +205,15 @@ def run_tournament(agents: list[str], players: int, games: int, seed: int = 0, w
     if seed < 0:
         raise ValueError(f"--seed {seed}: a tournament seed is a whole number >= 0")
     options = dict(options or {})
-    make_game(players, options)  # validates the options early
+    make_game(players, options, game)  # validates the options early
     out = Path(out)
     config = {"agents": agents, "players": players, "games": games, "seed": seed, "options": options}
+    if game != DEFAULT_GAME:
+        config = {"game": game, **config}
     _check_config(out, config)
     jobs = team_schedule(agents, games, seed) if teams else schedule(agents, players, games, seed)
+    if game != DEFAULT_GAME:
+        jobs = [{**j, "game": game} for j in jobs]
     log = out / "games.jsonl"
     done = {g["index"]: g for g in read_games(log, jobs) if g["index"] < games}
     todo = [j for j in jobs if j["index"] not in done]
@@ -282,10 +306,12 @@ def _cmd(args: argparse.Namespace) -> int:
     if args.address and args.backend != "ray":
         raise cli.UsageError(f"--address {args.address!r} is for --backend ray (a Ray cluster); "
                              f"the local backend uses --workers")
-    options = {"board_side": args.board_side} if args.board_side else {}
+    options = game_options(args.game, board_side=args.board_side, team_mode=args.teams or None)
+    options.pop("team_mode", None)  # --teams is run_tournament's own argument
     players = args.players if args.players is not None else (4 if args.teams else DEFAULT_PLAYERS)
     results = run_tournament(agents, players, args.games, args.seed, args.workers, args.out,
-                             options, teams=args.teams, backend=args.backend, address=args.address)
+                             options, teams=args.teams, backend=args.backend, address=args.address,
+                             game=args.game)
     console.print(leaderboard(results))
     console.print(Text(f"results: {printable(str(Path(args.out) / 'results.json'))}; "
                        f"charts: ratings.png, scores.png"))
@@ -299,6 +325,7 @@ def register(subparsers) -> None:
                     "write results.json, games.jsonl and charts to --out.")
     p.add_argument("--agents", default=DEFAULT_AGENTS,
                    help=f"comma-separated agent specs (default {DEFAULT_AGENTS})")
+    add_game_argument(p)
     p.add_argument("--players", type=cli.player_count, default=None,
                    help=f"players per game, 2-5 (default {DEFAULT_PLAYERS}; 4 with --teams)")
     p.add_argument("--teams", action="store_true",

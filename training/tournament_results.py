@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 
 from mk_env.env.render import printable
-from mk_env.rules import CATEGORIES
 
 
 def leaderboard(results: dict[str, Any]):
@@ -48,8 +47,8 @@ def write_charts(results: dict[str, Any], out: Path) -> list[Path]:
     fig = Figure(figsize=(max(4, 1.4 * len(agents)), 3.5))
     ax = fig.subplots()
     bottom = np.zeros(len(agents))
-    for c in CATEGORIES:
-        vals = np.array([s["honour_breakdown"][c] for s in stats])
+    for c in dict.fromkeys(c for s in stats for c in s["honour_breakdown"]):  # the game's categories
+        vals = np.array([s["honour_breakdown"].get(c, 0.0) for s in stats])
         ax.bar(agents, vals, bottom=bottom, label=c)
         bottom += vals
     ax.set_ylabel("mean honour per game")

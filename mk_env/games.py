@@ -1,0 +1,95 @@
+"""The games of the suite, in one table: how to build each one's rules engine, its PettingZoo env module,
+the checker of its invariants, and the evaluation its ``heuristic`` and ``mcts`` agents use.
+
+Commands take ``--game NAME`` and look the game up here (:func:`game_entry`), so no command holds an
+if-chain over games. Modules are named as ``"package.module:attribute"`` strings and imported on first use
+(as agents' entry points are, :mod:`agents.registry`): the table imports no game, and ``evaluation`` names
+a module of the agents' layer without this layer importing it.
+
+>>> state = make_game("cave_troll", 3).new_initial_state(seed=1)
+>>> game_name(state.game)
+'cave_troll'
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+#: the game a command plays when ``--game`` is not given (the first game of the suite)
+DEFAULT_GAME = "mountain_king"
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One game of the suite."""
+
+    name: str  # the ``--game`` value and ``Game.name``
+    title: str  # the game's printed title
+    player_counts: tuple[int, ...]  # the numbers of players its rules allow
+    game: str  # "module:Game": ``Game(num_players, **options)`` builds a game
+    env: str  # the PettingZoo env module (``env``, ``raw_env``)
+    invariants: str  # "module:function(state)": raises when a state breaks an invariant
+    evaluation: str  # the agents' module with candidates / quick_action / settle / evaluate / lookahead_values
+    options: tuple[str, ...] = ()  # the game options a command may pass on (besides num_players)
+
+    def game_class(self) -> Any:
+        """The game's ``Game`` class (its module imported on first use)."""
+        return load(self.game)
+
+    def make(self, num_players: int, **options: Any) -> Any:
+        """A ``Game`` for ``num_players`` with ``options``."""
+        return self.game_class()(num_players, **options)
+
+    def check_invariants(self) -> Callable[[Any], None]:
+        """The game's invariant checker: ``check(state)`` raises naming the broken facts."""
+        return load(self.invariants)
+
+
+GAMES: dict[str, GameEntry] = {e.name: e for e in (
+    GameEntry("mountain_king", "In the Hall of the Mountain King", (2, 3, 4, 5), "mk_env.rules:Game",
+              "mk_env.env", "mk_env.invariants:check_invariants", "agents.heuristic",
+              ("board_side", "workshops", "team_mode")),
+    GameEntry("cave_troll", "Cave Troll", (2, 3, 4), "mk_env.cave_troll.rules:Game", "mk_env.cave_troll_v0",
+              "mk_env.cave_troll.rules.invariants:check", "agents.cave_troll_heuristic"),
+)}
+
+
+def game_names() -> tuple[str, ...]:
+    """The ``--game`` values, the default first."""
+    return tuple(GAMES)
+
+
+def game_entry(name: str) -> GameEntry:
+    """The entry of game ``name``; an unknown name is a ``ValueError`` listing the games."""
+    entry = GAMES.get(name) if isinstance(name, str) else None
+    if entry is None:
+        raise ValueError(f"unknown game {name!r}; the suite's games are: {', '.join(GAMES)}")
+    return entry
+
+
+def make_game(name: str, num_players: int, **options: Any) -> Any:
+    """``Game(num_players, **options)`` of game ``name``; a player count its rules do not allow is a
+    ``ValueError`` naming the allowed counts."""
+    entry = game_entry(name)
+    if num_players not in entry.player_counts:
+        raise ValueError(f"{entry.title} is for {_counts(entry.player_counts)} players, got {num_players}")
+    return entry.make(num_players, **options)
+
+
+def game_name(game: Any) -> str:
+    """The suite name of a ``Game`` (a game without a ``name`` is the first game's)."""
+    return getattr(game, "name", DEFAULT_GAME)
+
+
+def load(entry_point: str) -> Any:
+    """Import ``"package.module:attribute"`` (or a plain module name)."""
+    module, _, attr = entry_point.partition(":")
+    obj = importlib.import_module(module)
+    return getattr(obj, attr) if attr else obj
+
+
+def _counts(counts: tuple[int, ...]) -> str:
+    return f"{counts[0]}-{counts[-1]}" if list(counts) == list(range(counts[0], counts[-1] + 1)) else str(counts)
