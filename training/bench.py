@@ -30,8 +30,10 @@ from typing import Any, Callable
 import numpy as np
 
 from mk_env.env.masks import random_legal_action
+from mk_env.games import DEFAULT_GAME, game_entry, load, make_game
 
 from training import cli
+from training.play import add_game_argument
 
 
 def random_aec_loop(env: Any, seconds: float, seed: int = 0) -> dict[str, float]:
@@ -60,11 +62,9 @@ def random_aec_loop(env: Any, seconds: float, seed: int = 0) -> dict[str, float]
             "steps_per_cpu_s": steps / cpu, "cpu_share": cpu / elapsed}
 
 
-def engine_loop(num_players: int, seconds: float, seed: int = 0) -> dict[str, float]:
+def engine_loop(num_players: int, seconds: float, seed: int = 0, game_name: str = DEFAULT_GAME) -> dict[str, float]:
     """The rules engine alone: random legal decisions per second."""
-    from mk_env.rules import Game
-
-    game = Game(num_players)
+    game = make_game(game_name, num_players)
     rng = np.random.default_rng(seed)
     steps = games = 0
     start = time.perf_counter()
@@ -91,21 +91,20 @@ def sample_states(num_players: int, count: int, seed: int = 0) -> list:
     return _collect_states(num_players, count, seed, visit)
 
 
-def play_states(num_players: int, count: int, seed: int = 0) -> list:
+def play_states(num_players: int, count: int, seed: int = 0, game_name: str = DEFAULT_GAME) -> list:
     """Consecutive states of random games (copies), in the order play meets them."""
     def visit(st: Any, rng: np.random.Generator, out: list) -> None:
         out.append(st.clone())
         legal = st.legal_actions()
         st.apply(int(legal[rng.integers(len(legal))]))
-    return _collect_states(num_players, count, seed, visit)
+    return _collect_states(num_players, count, seed, visit, game_name)
 
 
-def _collect_states(num_players: int, count: int, seed: int, visit: Callable[..., None]) -> list:
+def _collect_states(num_players: int, count: int, seed: int, visit: Callable[..., None],
+                    game_name: str = DEFAULT_GAME) -> list:
     """Play random games until ``count`` states are collected: ``visit(state, rng, out)`` takes one
     decision and may append copies of states to ``out``."""
-    from mk_env.rules import Game
-
-    game = Game(num_players)
+    game = make_game(game_name, num_players)
     rng = np.random.default_rng(seed)
     out: list = []
     while len(out) < count:
@@ -170,6 +169,18 @@ def _play_encode_us(game: Any, played: list) -> float:
     return best * 1e6
 
 
+def protocol_costs(game_name: str, num_players: int, count: int = 300) -> dict[str, float]:
+    """Microseconds per clone, JSON save, JSON load and mask through the engine protocol, on consecutive
+    states of random play (a game of the suite without the first game's observation timings)."""
+    states = play_states(num_players, count, game_name=game_name)
+    game = states[0].game
+    saved = [st.to_json() for st in states]
+    return {"clone_us": time_us(lambda st: st.clone(), states),
+            "json_save_us": time_us(lambda st: st.to_json(), states),
+            "json_load_us": time_us(game.state_from_json, saved),
+            "mask_us": time_us(lambda st: (st.invalidate_caches(), st.legal_mask()), states)}
+
+
 def peak_memory(num_players: int) -> dict[str, float]:
     """Peak Python allocations during one random game through the env, and the process's max RSS."""
     import mk_env
@@ -201,13 +212,22 @@ def compare(seconds: float) -> dict[str, dict[str, float]]:
     return out
 
 
-def run(players: list[int], seconds: float, with_compare: bool = False) -> dict[str, Any]:
-    """Every figure, as a JSON-able dict."""
+def run(players: list[int], seconds: float, with_compare: bool = False,
+        game: str = DEFAULT_GAME) -> dict[str, Any]:
+    """Every figure, as a JSON-able dict (``game``: a game of the suite, :mod:`mk_env.games`)."""
     import mk_env
 
     report: dict[str, Any] = {"seconds_per_figure": seconds, "load_avg_before": list(os.getloadavg()),
                               "players": {}}
+    if game != DEFAULT_GAME:
+        report["game"] = game
+        env_module = load(game_entry(game).env)
     for n in players:
+        if game != DEFAULT_GAME:
+            report["players"][n] = {"env": random_aec_loop(env_module.env(num_players=n), seconds),
+                                    "engine": engine_loop(n, seconds, game_name=game),
+                                    "ops": protocol_costs(game, n, count=200 if seconds < 1 else 400)}
+            continue
         report["players"][n] = {
             "env": random_aec_loop(mk_env.env(num_players=n), seconds),
             "engine": engine_loop(n, seconds),
@@ -241,19 +261,19 @@ def print_report(report: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title="mk_env speed (one core)")
+    table = Table(title=f"{report.get('game', DEFAULT_GAME)} speed (one core)")
     for col in ("players", "env steps/s", "steps/CPU-s", "games/s", "engine decisions/s", "clone µs", "save µs",
                 "load µs", "mask µs", "obs µs", "obs play µs", "policy µs", "game peak MB", "ratios"):
         table.add_column(col, justify="right")
     for n, fig in report["players"].items():
-        ops = fig["ops"]
+        ops = {k: f"{v:.0f}" if k.startswith("json") else f"{v:.1f}" for k, v in fig["ops"].items()}
         ratios = ", ".join(f"{k.split('_')[0]} x{v:.1f}" for k, v in fig.get("ratio", {}).items())
         table.add_row(str(n), f"{fig['env']['steps_per_s']:,.0f}", f"{fig['env']['steps_per_cpu_s']:,.0f}",
                       f"{fig['env']['games_per_s']:.2f}",
-                      f"{fig['engine']['decisions_per_s']:,.0f}", f"{ops['clone_us']:.1f}",
-                      f"{ops['json_save_us']:.0f}", f"{ops['json_load_us']:.0f}", f"{ops['mask_us']:.1f}",
-                      f"{ops['observation_us']:.1f}", f"{ops['observation_play_us']:.1f}",
-                      f"{ops['policy_us']:.1f}", f"{fig['memory']['game_peak_mb']:.1f}", ratios)
+                      f"{fig['engine']['decisions_per_s']:,.0f}",
+                      *(ops.get(k, "-") for k in ("clone_us", "json_save_us", "json_load_us", "mask_us",
+                                                  "observation_us", "observation_play_us", "policy_us")),
+                      f"{fig['memory']['game_peak_mb']:.1f}" if "memory" in fig else "-", ratios)
     console = Console(width=max(Console().width, 190))
     console.print(table)
     if "load_avg_before" in report:  # other processes on the machine make every figure noisier
@@ -267,9 +287,9 @@ def print_report(report: dict[str, Any]) -> None:
             console.print(f"{name}: {fig['error']}")
 
 
-def _players(text: str) -> list[int]:
+def _players(text: str) -> list[int] | None:
     if text == "all":
-        return [2, 3, 4, 5]
+        return None  # every player count of the game
     try:
         values = [int(x) for x in text.split(",")]
     except ValueError:
@@ -280,10 +300,17 @@ def _players(text: str) -> list[int]:
 
 
 def main(args: argparse.Namespace) -> int:
-    report = run(args.players, args.seconds, args.compare)
+    counts = game_entry(args.game).player_counts
+    players = args.players or list(counts)
+    if any(n not in counts for n in players):
+        raise cli.UsageError(f"--players {','.join(map(str, players))}: {args.game} is for "
+                             f"{', '.join(map(str, counts))} players")
+    if args.profile and args.game != DEFAULT_GAME:
+        raise cli.UsageError(f"--profile profiles {DEFAULT_GAME}'s env only, not {args.game}")
+    report = run(players, args.seconds, args.compare, args.game)
     print_report(report)
     if args.profile:
-        print(profile(args.players[-1], args.seconds))
+        print(profile(players[-1], args.seconds))
     text = json.dumps(report, indent=2, default=float)
     if args.json:
         with open(args.json, "w") as fh:
@@ -296,7 +323,8 @@ def main(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bench", help="measure env steps/s, games/s, clone/save/load/mask/observation costs",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--players", type=_players, default=[2, 3, 4, 5], help="'all' or e.g. 2,4 (default: all)")
+    add_game_argument(p)
+    p.add_argument("--players", type=_players, default=None, help="'all' or e.g. 2,4 (default: all the game's)")
     p.add_argument("--seconds", type=cli.positive_float, default=5.0, help="seconds per timed loop, > 0 (default 5)")
     p.add_argument("--compare", action="store_true", help="also time PettingZoo chess_v6 and connect_four_v3")
     p.add_argument("--profile", action="store_true", help="print the profile's top entries (largest count)")

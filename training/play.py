@@ -110,7 +110,7 @@ def _cmd(args: argparse.Namespace) -> int:
     entry = game_entry(args.game)
     counts = entry.player_counts
     if len(specs) not in counts:
-        raise cli.UsageError(f"--agents: {entry.title} is for {counts[0]} to {counts[-1]} players, "
+        raise cli.UsageError(f"--agents: the game is for {counts[0]} to {counts[-1]} players, "
                              f"got {len(specs)} agents")
     options = game_options(args.game, board_side=args.board_side, team_mode=args.teams or None)
     if args.teams and len(specs) != 4:
@@ -143,10 +143,21 @@ def game_options(game: str, **options: Any) -> dict[str, Any]:
     return given
 
 
-def add_game_argument(parser) -> None:
-    """``--game NAME``, one of the suite's games (default: the first game)."""
-    parser.add_argument("--game", choices=game_names(), default=DEFAULT_GAME,
-                        help=f"the game: {', '.join(game_names())} (default {DEFAULT_GAME})")
+def add_game_argument(parser, supported: tuple[str, ...] | None = None) -> None:
+    """``--game NAME``, one of the suite's games (default: the first game). A command that serves only
+    some of them names them in ``supported``: another game is then refused when the command runs
+    (:func:`refuse_other_games`), in one line that names what is supported."""
+    names = game_names()
+    parser.add_argument("--game", choices=names, default=DEFAULT_GAME,
+                        help=f"the game: {', '.join(supported or names)} (default {DEFAULT_GAME})")
+    parser.set_defaults(supported_games=supported or names)
+
+
+def refuse_other_games(args: argparse.Namespace, command: str) -> None:
+    """A :class:`~training.cli.UsageError` if ``--game`` names a game ``command`` does not serve yet."""
+    if args.game not in args.supported_games:
+        raise cli.UsageError(f"--game {args.game}: mk-env {command} serves {', '.join(args.supported_games)} "
+                             f"only so far")
 
 
 def register(subparsers) -> None:

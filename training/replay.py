@@ -18,10 +18,12 @@ import numpy as np
 
 from mk_env.env.render import printable, render_ansi, write_gif
 from mk_env.env.replay_html import FRAME_MODES, frame_steps, write_html
+from mk_env.games import DEFAULT_GAME
 from mk_env.records import GameRecord, final_state, load_record, record_from_state, replay, save_record
 from mk_env.rules import Game, GameState
 
 from . import cli
+from .play import add_game_argument, refuse_other_games
 
 
 def lively_action(state: GameState, rng: np.random.Generator, pass_share: float = 0.1) -> int:
@@ -50,6 +52,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("replay", help="replay a game record; write an HTML replay page or a GIF",
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", nargs="?", help="game record (JSON) to replay")
+    add_game_argument(p, supported=(DEFAULT_GAME,))
     p.add_argument("--html", metavar="OUT.html", type=cli.out_file, help="write a self-contained replay page")
     p.add_argument("--gif", metavar="OUT.gif", type=cli.out_file, help="write an animated GIF")
     p.add_argument("--frames", choices=FRAME_MODES, default="turn",
@@ -85,6 +88,7 @@ def _record(args: argparse.Namespace) -> GameRecord:
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_other_games(args, "replay")
     record = _record(args)
     state = final_state(record, args.pack)
     if args.save:

@@ -38,12 +38,15 @@ from typing import Any
 import numpy as np
 
 from mk_env.env.render import printable
+from mk_env.games import DEFAULT_GAME, game_entry
+from mk_env.games import make_game as make_suite_game
 from mk_env.invariants import check_end, check_invariants, check_step, component_totals
 from mk_env.records import GameRecord, game_of, load_record
 from mk_env.rules import Game, GameState
 from mk_env.rules.game import PLAYER_COUNTS, WORKSHOP_SELECTIONS
 
-from . import cli
+from . import cli, soak_suite
+from .play import add_game_argument
 from .workers import WorkerDeath, WorkerPool
 
 POLICIES = ("uniform", "no_trade")
@@ -81,6 +84,7 @@ class SoakReport:
     turns_by_players: Counter = field(default_factory=Counter)
     blocks: Counter = field(default_factory=Counter)
     failures: list[SoakFailure] = field(default_factory=list)
+    game: str = DEFAULT_GAME
 
     def merge(self, other: SoakReport) -> None:
         self.games += other.games
@@ -94,17 +98,19 @@ class SoakReport:
     def summary(self) -> str:
         """A plain-text summary table."""
         rate = self.games / self.seconds if self.seconds else 0.0
-        lines = [f"soak: {self.games} games, {self.decisions} decisions checked, "
+        lines = [f"soak{'' if self.game == DEFAULT_GAME else ' of ' + self.game}: {self.games} games, "
+                 f"{self.decisions} decisions checked, "
                  f"{len(self.failures)} failures, {self.seconds:.1f} s ({rate:.1f} games/s)", "",
                  f"{'players':>8} {'games':>8} {'mean turns':>11}"]
         for n in sorted(self.games_by_players):
             g = self.games_by_players[n]
             lines.append(f"{n:>8} {g:>8} {self.turns_by_players[n] / max(g, 1):>11.1f}")
         lines += ["", f"{'policy':>8} {'games':>8}"]
-        lines += [f"{pol:>8} {self.games_by_policy[pol]:>8}" for pol in POLICIES]
+        policies = POLICIES if self.game == DEFAULT_GAME else soak_suite.POLICIES
+        lines += [f"{pol:>8} {self.games_by_policy[pol]:>8}" for pol in policies]
         total = sum(self.blocks.values()) or 1
         lines += ["", f"{'action block':<18} {'uses':>10} {'share':>7}"]
-        for block in Game(2).layout.BLOCKS:
+        for block in map(str, make_suite_game(self.game, 2).layout.offset):
             n = self.blocks.get(block, 0)
             lines.append(f"{block:<18} {n:>10} {100 * n / total:>6.2f}%")
         for f in self.failures:
@@ -117,9 +123,11 @@ class SoakReport:
 # ================================================================================================
 # one game
 # ================================================================================================
-def game_plan(index: int, players: str | int, seed: int) -> tuple[dict, int, str]:
+def game_plan(index: int, players: str | int, seed: int, game: str = DEFAULT_GAME) -> tuple[dict, int, str]:
     """(options, game seed, policy) of game ``index`` of a soak run: a pure function of its arguments,
-    so any game can be rerun alone."""
+    so any game can be rerun alone (another game of the suite: :func:`training.soak_suite.plan`)."""
+    if game != DEFAULT_GAME:
+        return soak_suite.plan(index, players, seed, game)
     rng = np.random.default_rng([seed, index])
     n = PLAYER_COUNTS[index % len(PLAYER_COUNTS)] if players == "all" else int(players)
     sides = [name for name, b in Game(n).pack.boards.items() if n in b.player_counts]
@@ -176,13 +184,14 @@ def play_checked(options: dict, seed: int, policy: str, *, check: bool = True,
     return state
 
 
-def _run_game(index: int, players: str | int, seed: int, out: str | None) -> SoakReport:
-    options, game_seed, policy = game_plan(index, players, seed)
-    report = SoakReport()
+def _run_game(index: int, players: str | int, seed: int, out: str | None, game: str = DEFAULT_GAME) -> SoakReport:
+    options, game_seed, policy = game_plan(index, players, seed, game)
+    report = SoakReport(game=game)
     blocks: Counter = Counter()
     actions: list[int] = []
+    play = play_checked if game == DEFAULT_GAME else soak_suite.play_checked
     try:
-        state = play_checked(options, game_seed, policy, blocks=blocks, actions=actions)
+        state = play(options, game_seed, policy, blocks=blocks, actions=actions)
         report.turns_by_players[options["num_players"]] += state.turn
     except Exception as e:  # noqa: BLE001 - every failure is reported with its record
         error = f"{type(e).__name__}: {e}"
@@ -198,11 +207,11 @@ def _run_game(index: int, players: str | int, seed: int, out: str | None) -> Soa
     return report
 
 
-def _run_chunk(args: tuple[list[int], str | int, int, str | None]) -> SoakReport:
-    indices, players, seed, out = args
-    report = SoakReport()
+def _run_chunk(args: tuple[list[int], str | int, int, str | None, str]) -> SoakReport:
+    indices, players, seed, out, game = args
+    report = SoakReport(game=game)
     for i in indices:
-        report.merge(_run_game(i, players, seed, out))
+        report.merge(_run_game(i, players, seed, out, game))
     return report
 
 
@@ -211,7 +220,13 @@ def _run_chunk(args: tuple[list[int], str | int, int, str | None]) -> SoakReport
 # ================================================================================================
 def save_failure_record(out: Path, failure: SoakFailure, actions: list[int], trace: str = "") -> str:
     """Save a game record (:mod:`mk_env.records`: pack id, options, seed, actions) that reproduces a
-    failed game, with the soak's notes (policy, error, traceback) under ``"soak"``. Returns its path."""
+    failed game, with the soak's notes (policy, error, traceback) under ``"soak"``. Returns its path
+    (another game of the suite: :func:`training.soak_suite.save_failure`)."""
+    if "game" in failure.options:
+        return soak_suite.save_failure(Path(out) / f"soak-failure-{failure.game_index}-seed{failure.seed}.json",
+                                       failure.options, failure.seed, actions,
+                                       {"policy": failure.policy, "game_index": failure.game_index,
+                                        "decision": failure.decision, "error": failure.error, "traceback": trace})
     game = Game(**failure.options)
     record = GameRecord(pack_id=game.pack.pack_id, options=game.options_dict(), seed=failure.seed,
                         actions=[int(a) for a in actions])
@@ -250,18 +265,19 @@ def _replay_actions(state: GameState, actions: list[int]) -> GameState:
 # the soak
 # ================================================================================================
 def soak(games: int, players: str | int = "all", seed: int = 0, *, workers: int = 1,
-         out: str | Path | None = None, progress: bool = False) -> SoakReport:
-    """Play ``games`` random games (``players``: "all" cycles 2..5, or a player count) with every
-    invariant checked after every decision; failures are saved under ``out`` (if given)."""
-    players = _check_players(players)
+         out: str | Path | None = None, progress: bool = False, game: str = DEFAULT_GAME) -> SoakReport:
+    """Play ``games`` random games of ``game`` (``players``: "all" cycles the game's player counts, or
+    a player count) with every invariant checked after every decision; failures are saved under ``out``
+    (if given)."""
+    players = _check_players(players, game)
     if games < 0:
         raise ValueError(f"games={games} must be >= 0")
     if seed < 0:
         raise ValueError(f"seed={seed} is not allowed; a seed is a whole number >= 0")
     out_s = None if out is None else str(out)
     start = time.perf_counter()
-    report = SoakReport()
-    tasks = [(list(range(i, min(i + CHUNK, games))), players, seed, out_s) for i in range(0, games, CHUNK)]
+    report = SoakReport(game=game)
+    tasks = [(list(range(i, min(i + CHUNK, games))), players, seed, out_s, game) for i in range(0, games, CHUNK)]
     if workers <= 1 or len(tasks) <= 1:
         results = map(_run_chunk, tasks)
         _collect(report, results, games, start, progress)
@@ -283,18 +299,20 @@ def _pool_chunks(tasks: list[tuple], workers: int):
             elif len(indices) > 1:
                 warnings.warn(part.describe(f"playing games {indices[0]}-{indices[-1]}") + "; playing "
                               "them again one by one in new workers", RuntimeWarning, stacklevel=2)
-                _, players, seed, out = tasks[indices[0] // CHUNK]
+                _, players, seed, out, game = tasks[indices[0] // CHUNK]
                 for i in indices:
-                    pool.submit((i,), ([i], players, seed, out))
+                    pool.submit((i,), ([i], players, seed, out, game))
             else:
-                yield _death_report(indices[0], part, *tasks[indices[0] // CHUNK][1:3])
+                _, players, seed, _, game = tasks[indices[0] // CHUNK]
+                yield _death_report(indices[0], part, players, seed, game)
 
 
-def _death_report(index: int, death: WorkerDeath, players: str | int, seed: int) -> SoakReport:
+def _death_report(index: int, death: WorkerDeath, players: str | int, seed: int,
+                  game: str = DEFAULT_GAME) -> SoakReport:
     """The report of game ``index`` whose worker died: one game, one failure (no actions known)."""
-    options, game_seed, policy = game_plan(index, players, seed)
+    options, game_seed, policy = game_plan(index, players, seed, game)
     error = death.describe(f"playing game {index} of the run with seed {seed}")
-    report = SoakReport(games=1)
+    report = SoakReport(games=1, game=game)
     report.games_by_players[options["num_players"]] += 1
     report.games_by_policy[policy] += 1
     report.failures.append(SoakFailure(index, options, game_seed, policy, 0, error))
@@ -312,16 +330,17 @@ def _collect(report: SoakReport, results, games: int, start: float, progress: bo
                   f"{len(report.failures)} failures, {now - start:.0f} s", file=sys.stderr, flush=True)
 
 
-def _check_players(players: str | int) -> str | int:
+def _check_players(players: str | int, game: str = DEFAULT_GAME) -> str | int:
     if players == "all":
         return players
+    counts = PLAYER_COUNTS if game == DEFAULT_GAME else game_entry(game).player_counts
     try:
         n = int(players)
     except (TypeError, ValueError):
         n = None
-    if n not in PLAYER_COUNTS:
-        raise ValueError(f"players={players!r} is not allowed; use 'all' or one of "
-                         f"{', '.join(map(str, PLAYER_COUNTS))}")
+    if n not in counts:
+        raise ValueError(f"players={players!r} is not allowed{'' if game == DEFAULT_GAME else ' in ' + game}; "
+                         f"use 'all' or one of {', '.join(map(str, counts))}")
     return n
 
 
@@ -332,6 +351,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``mk-env soak``."""
     p = subparsers.add_parser("soak", help="random games with every invariant checked after every decision",
                               description=__doc__.split("\n\n")[0])
+    add_game_argument(p)
     p.add_argument("--games", type=cli.game_count, default=1000, help="games to play (default 1000)")
     p.add_argument("--players", type=_players_arg, default="all",
                    help="'all' (cycle 2..5) or a player count (default all)")
@@ -351,6 +371,9 @@ def _players_arg(text: str) -> str | int:
 
 
 def main(args: argparse.Namespace) -> int:
+    suite_record = soak_suite.read_record(args.replay) if args.replay else None
+    if suite_record is not None:
+        return soak_suite.replay_main(suite_record)
     if args.replay:
         record = load_record(args.replay)  # a missing or unreadable record is a usage error, not a finding
         state = game_of(record).new_initial_state(record.seed)
@@ -361,6 +384,8 @@ def main(args: argparse.Namespace) -> int:
             return 1
         print(f"replayed {len(state.history)} decisions: no failure ({printable(repr(state))})")
         return 0
-    report = soak(args.games, args.players, args.seed, workers=args.workers, out=args.out, progress=True)
+    report = soak(args.games, args.players, args.seed, workers=args.workers, out=args.out, progress=True,
+                  game=args.game)
     print(report.summary())
     return 1 if report.failures else 0
+

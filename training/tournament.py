@@ -196,7 +196,7 @@ def run_tournament(agents: list[str], players: int, games: int, seed: int = 0, w
         options = {**(options or {}), "team_mode": True}
     entry = game_entry(game)
     if players not in entry.player_counts:
-        raise ValueError(f"--players {players}: {entry.title} is for {entry.player_counts[0]} to "
+        raise ValueError(f"--players {players}: the game is for {entry.player_counts[0]} to "
                          f"{entry.player_counts[-1]} players")
     if games < 1:
         raise ValueError(f"--games {games}: need at least 1 game")

@@ -6,7 +6,10 @@ import argparse
 import json
 from typing import Any
 
+from mk_env.games import DEFAULT_GAME
+
 from . import cli
+from .play import add_game_argument, refuse_other_games
 from .selfplay import DEFAULT_OPPONENTS
 from .stopping import TrainingStopped
 from .train import train
@@ -32,6 +35,7 @@ NUMBER_SETTINGS = {
 
 def _cmd(args: argparse.Namespace) -> int:
     """Run ``mk-env train``; the exit code."""
+    refuse_other_games(args, "train")
     if args.backend == "rllib":
         from .rllib_train import train_rllib
         result = train_rllib(players=args.players or DEFAULTS["players"], iterations=args.iterations,
@@ -78,6 +82,7 @@ def register(subparsers) -> None:
         option = flag(name)
         p.add_argument(option, dest=name, metavar=option[2:].replace("-", "_").upper(), type=kind,
                        default=None, help=f"{text} (default {d[name]})")
+    add_game_argument(p, supported=(DEFAULT_GAME,))
     p.add_argument("--timesteps", type=cli.positive_int, default=200_000,
                    help="total learner steps (with --resume: the total to reach; default 200000)")
     p.add_argument("--opponents", default=None,
