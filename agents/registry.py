@@ -48,7 +48,8 @@ class AgentEntry:
 BUILTIN_AGENTS: tuple[AgentEntry, ...] = (
     AgentEntry("random", "agents.random_agent:from_spec", "uniform over legal actions"),
     AgentEntry("heuristic", "agents.heuristic:from_spec",
-               "one-ply lookahead with a hand-written evaluation"),
+               "one-ply lookahead with a hand-written evaluation (each game its own: "
+               "agents.evaluation)"),
     AgentEntry("mcts", "agents.mcts:from_spec",
                "determinized PUCT search; mcts:N simulations (default 48) or mcts:Xs seconds per "
                "decision"),
