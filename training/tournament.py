@@ -96,7 +96,8 @@ def start_points(game: Any, state: Any) -> list[int]:
 
 def _run_one(job: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
     """Play scheduled game ``job``; its result with its index (and, in a team game, the pairings)."""
-    result = play_game(job["agents"], job["seed"], options, job.get("game", DEFAULT_GAME))
+    other_game = {"game": job["game"]} if "game" in job else {}  # the first game's jobs name none
+    result = play_game(job["agents"], job["seed"], options, **other_game)
     if "teams" in job:  # rate the pairings: each seat counts for its team
         result = {**result, "seat_agents": result["agents"], "agents": job["teams"]}
     return {"index": job["index"], **result}
