@@ -23,11 +23,10 @@ from __future__ import annotations
 
 import math
 import time
-
-import numpy as np
-
 from types import ModuleType
 from typing import Any
+
+import numpy as np
 
 from mk_env.rules.view import PlayerView
 
