@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from mk_env.rules import queries as Q
-from mk_env.rules.actions import SMOOT_CONE
-from mk_env.rules.content import CART, COIN, MINERALS, N_RESOURCES, RESOURCES
-from mk_env.rules.state import GameState
-from mk_env.rules.view import PlayerView
-from mk_env.rules.vocabulary import Phase
+from mk_env.mountain_king.rules import queries as Q
+from mk_env.mountain_king.rules.actions import SMOOT_CONE
+from mk_env.mountain_king.rules.content import CART, COIN, MINERALS, N_RESOURCES, RESOURCES
+from mk_env.mountain_king.rules.state import GameState
+from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.mountain_king.rules.vocabulary import Phase
 
 from .base import BaseAgent, no_argument
 from .evaluation import evaluation_of

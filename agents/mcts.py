@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from mk_env.rules.view import PlayerView
+from mk_env.mountain_king.rules.view import PlayerView
 
 from .base import BaseAgent
 from .evaluation import evaluation_of

@@ -31,7 +31,7 @@ import numpy as np
 sys.path.insert(0, sys.argv[1])
 import mk_env
 try:
-    from mk_env.env.masks import random_legal_action
+    from mk_env.mountain_king.env.masks import random_legal_action
 except ImportError:  # an older checkout: the same draw, the plain way
     def random_legal_action(mask, rng):
         return int(rng.choice(np.flatnonzero(mask)))

@@ -1,6 +1,9 @@
-"""mk_env: *In the Hall of the Mountain King* as a reinforcement-learning environment.
+"""mk_env: a suite of board games as reinforcement-learning environments, each game its own subpackage.
 
-``mk_env.rules`` is the pure rules engine; the PettingZoo environment is ``mk_env.env(...)``
+*In the Hall of the Mountain King* is ``mk_env.mountain_king`` (``mk_env.mountain_king_v0``) and *Cave
+Troll* is ``mk_env.cave_troll`` (``mk_env.cave_troll_v0``); :mod:`mk_env.games` lists them. The first
+game's old paths ``mk_env.rules`` and ``mk_env.env`` name the same modules (:mod:`mk_env.compat`).
+``mk_env.rules`` is its pure rules engine; its PettingZoo environment is ``mk_env.env(...)``
 (``mk_env.raw_env(...)`` without the safety wrappers) and ``mk_env.single_seat_env(...)`` is a
 single-seat Gymnasium view. They are imported lazily, so ``import mk_env.rules`` stays light;
 ``import mk_env`` registers them with PettingZoo (``mountain_king_v0``) and Gymnasium
@@ -9,7 +12,11 @@ single-seat Gymnasium view. They are imported lazily, so ``import mk_env.rules``
 
 from typing import Any
 
-from . import env
+from . import compat
+
+compat.install()
+
+from . import env  # noqa: E402 - the first game's environment package, through the compatibility layer
 from .registration import register_on_import
 
 __version__ = "0.1.0"

@@ -6,14 +6,14 @@ every applied action (``state.history``: decisions whose only legal action was "
 automatically by the engine and are not listed; replaying re-applies them the same way). Agent names
 and the final scores are optional; when the scores are stored, replaying checks them.
 
->>> from mk_env.rules import Game
+>>> from mk_env.mountain_king.rules import Game
 >>> state = Game(num_players=2).new_initial_state(seed=5)
 >>> state.apply(int(state.legal_actions()[0]))
 >>> record = record_from_state(state, seed=5)
 >>> final_state(record).history == state.history
 True
 
-Pure: imports only :mod:`mk_env.rules`, numpy and the standard library.
+Pure: imports only :mod:`mk_env.mountain_king.rules`, numpy and the standard library.
 """
 
 from __future__ import annotations

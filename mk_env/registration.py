@@ -3,11 +3,11 @@
 * PettingZoo: ``pettingzoo.make("aec", "mountain_king_v0", num_players=2)`` (``mk_env.env(...)``);
 * Gymnasium: ``gymnasium.make("mk_env/MountainKing-v0", num_players=2)`` and
   ``gymnasium.make_vec("mk_env/MountainKing-v0", num_envs=8, num_players=2)`` (the single-seat view,
-  :class:`mk_env.env.SingleSeatEnv`).
+  :class:`mk_env.mountain_king.env.SingleSeatEnv`).
 
 ``import mk_env`` runs :func:`register_on_import`: a library already imported is told now; one not yet
 imported is told the moment it is (a finder on ``sys.meta_path`` wraps that library's loader and
-runs the registration right after the library's own code), so ``import mk_env.rules`` stays light.
+runs the registration right after the library's own code), so ``import mk_env.mountain_king.rules`` stays light.
 The entry points are strings, so a registry imports the environment only when it makes one.
 """
 
@@ -20,7 +20,7 @@ from importlib.abc import MetaPathFinder
 from importlib.machinery import ModuleSpec
 from typing import Any
 
-from mk_env.env.version import ENV_NAME, ENV_VERSION
+from mk_env.mountain_king.env.version import ENV_NAME, ENV_VERSION
 
 GYMNASIUM_ID = f"mk_env/MountainKing-v{ENV_VERSION}"
 PETTINGZOO_ID = ENV_NAME
@@ -32,7 +32,7 @@ def register_pettingzoo() -> None:
 
     if not hasattr(pettingzoo, "register") or PETTINGZOO_ID in getattr(pettingzoo, "aec_registry", {}):
         return
-    pettingzoo.register("aec", PETTINGZOO_ID, entry_point="mk_env.env.aec:env")
+    pettingzoo.register("aec", PETTINGZOO_ID, entry_point="mk_env.mountain_king.env.aec:env")
     __import__("mk_env.cave_troll.env.version", fromlist=["_"]).register_pettingzoo()  # cave_troll_v0
 
 
@@ -41,7 +41,7 @@ def register_gymnasium() -> None:
     import gymnasium
 
     if GYMNASIUM_ID not in gymnasium.registry:
-        gymnasium.register(GYMNASIUM_ID, entry_point="mk_env.env.single_seat:SingleSeatEnv")
+        gymnasium.register(GYMNASIUM_ID, entry_point="mk_env.mountain_king.env.single_seat:SingleSeatEnv")
 
 
 REGISTRATIONS: dict[str, Callable[[], None]] = {"pettingzoo": register_pettingzoo,

@@ -30,8 +30,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from mk_env.env.observation import Observer
-from mk_env.rules import Game
+from mk_env.mountain_king.env.observation import Observer
+from mk_env.mountain_king.rules import Game
 
 FOLDER = pathlib.Path(__file__).parent / "data" / "golden"
 DIGESTS = FOLDER / "digests.json"

@@ -6,11 +6,11 @@ import dataclasses
 
 import numpy as np
 
-from mk_env.rules import Game, load_pack
-from mk_env.rules.board import place_tile
-from mk_env.rules.content import RESOURCES, TOKEN_KINDS
-from mk_env.rules.economy import as_resources
-from mk_env.rules.pack import parse_board
+from mk_env.mountain_king.rules import Game, load_pack
+from mk_env.mountain_king.rules.board import place_tile
+from mk_env.mountain_king.rules.content import RESOURCES, TOKEN_KINDS
+from mk_env.mountain_king.rules.economy import as_resources
+from mk_env.mountain_king.rules.pack import parse_board
 
 # An 11 x 11 mountain: tier by ring distance from the heart at (5, 5). Start points marked 4 at the
 # middle of each edge; workshop sites near the corners; rubble at (1, 6), (1, 7), (1, 8).

@@ -15,7 +15,7 @@ import json
 import pytest
 from golden import DIGESTS, GAMES, TRANSCRIPTS, play, transcript_diff
 
-from mk_env.rules import Game
+from mk_env.mountain_king.rules import Game
 
 
 @pytest.fixture(scope="module")

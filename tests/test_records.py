@@ -8,7 +8,7 @@ import pytest
 
 from mk_env.records import (RECORD_FORMAT_VERSION, GameRecord, RecordError, final_state, load_record,
                             record_from_state, replay, save_record)
-from mk_env.rules import Game
+from mk_env.mountain_king.rules import Game
 from training.replay import demo_record
 
 

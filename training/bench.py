@@ -2,7 +2,7 @@
 
 Figures (one process, one core):
 
-* env steps/s and games/s: random masked play through the PettingZoo AEC API (``mk_env.env``, safety
+* env steps/s and games/s: random masked play through the PettingZoo AEC API (``mk_env.mountain_king.env``, safety
   wrappers included), the observation and the mask built at every step, for 2, 3, 4 and 5 players;
 * engine decisions/s: the rules engine alone (legal actions + apply);
 * microseconds per ``clone()``, JSON save, JSON load, mask and observation, averaged over states sampled
@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from mk_env.env.masks import random_legal_action
+from mk_env.mountain_king.env.masks import random_legal_action
 from mk_env.games import DEFAULT_GAME, game_entry, load, make_game
 
 from training import cli
@@ -129,7 +129,7 @@ def operation_costs(num_players: int, count: int = 300) -> dict[str, float]:
     """Microseconds per clone, JSON save, JSON load, mask and observation (on distinct sampled
     states, where nothing memoised applies; and on consecutive states of play, as the env meets
     them), and of the benchmark's own random policy (reading the mask, drawing an action)."""
-    from mk_env.env.observation import Observer
+    from mk_env.mountain_king.env.observation import Observer
 
     states = sample_states(num_players, count)
     game = states[0].game
@@ -157,7 +157,7 @@ def operation_costs(num_players: int, count: int = 300) -> dict[str, float]:
 def _play_encode_us(game: Any, played: list) -> float:
     """Mean µs of the observation of the acting player along consecutive states (a fresh observer
     per pass, best of 3 passes)."""
-    from mk_env.env.observation import Observer
+    from mk_env.mountain_king.env.observation import Observer
 
     best = float("inf")
     for _ in range(3):

@@ -16,11 +16,11 @@ import sys
 
 import numpy as np
 
-from mk_env.env.render import printable, render_ansi, write_gif
-from mk_env.env.replay_html import FRAME_MODES, frame_steps, write_html
+from mk_env.mountain_king.env.render import printable, render_ansi, write_gif
+from mk_env.mountain_king.env.replay_html import FRAME_MODES, frame_steps, write_html
 from mk_env.games import DEFAULT_GAME
 from mk_env.records import GameRecord, final_state, load_record, record_from_state, replay, save_record
-from mk_env.rules import Game, GameState
+from mk_env.mountain_king.rules import Game, GameState
 
 from . import cli
 from .play import add_game_argument, refuse_other_games

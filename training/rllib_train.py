@@ -36,7 +36,7 @@ def make_rllib_env(config: dict[str, Any] | None = None):
     (``config``: raw_env kwargs)."""
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
-    from mk_env.env import raw_env
+    from mk_env.mountain_king.env import raw_env
     config = dict(config or {})
     players = int(config.pop("num_players", 2))
     config.setdefault("strict", False)  # RLlib's env check steps unmasked random actions

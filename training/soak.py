@@ -37,13 +37,13 @@ from typing import Any
 
 import numpy as np
 
-from mk_env.env.render import printable
+from mk_env.mountain_king.env.render import printable
 from mk_env.games import DEFAULT_GAME, game_entry
 from mk_env.games import make_game as make_suite_game
 from mk_env.invariants import check_end, check_invariants, check_step, component_totals
 from mk_env.records import GameRecord, game_of, load_record
-from mk_env.rules import Game, GameState
-from mk_env.rules.game import PLAYER_COUNTS, WORKSHOP_SELECTIONS
+from mk_env.mountain_king.rules import Game, GameState
+from mk_env.mountain_king.rules.game import PLAYER_COUNTS, WORKSHOP_SELECTIONS
 
 from . import cli, soak_suite
 from .play import add_game_argument

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from mk_env.env.render import printable
+from mk_env.mountain_king.env.render import printable
 from mk_env.games import game_entry, make_game
 
 #: ``uniform``: uniform over the legal decisions; ``busy``: the same but never giving up the turn's

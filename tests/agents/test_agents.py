@@ -8,8 +8,8 @@ import pytest
 from agents import make_agent
 from agents.heuristic import evaluate
 from agents.mcts import MCTSAgent
-from mk_env.rules import Game
-from mk_env.rules.view import PlayerView
+from mk_env.mountain_king.rules import Game
+from mk_env.mountain_king.rules.view import PlayerView
 
 
 class CheckedAgent:
@@ -201,7 +201,7 @@ def test_the_rules_view_carries_no_observation_encoder():
 
 def test_ppo_encodes_the_observation_the_env_shows_its_seat():
     pytest.importorskip("safetensors")
-    from mk_env.env import raw_env
+    from mk_env.mountain_king.env import raw_env
     agent, env = make_agent("ppo:default"), raw_env(2)  # the shipped policy reads 2-player games
     rng, checked = np.random.default_rng(2), 0
     env.reset(seed=2)

@@ -29,7 +29,7 @@ from agents import make_agent  # noqa: E402
 from agents.policy_file import (METADATA_KEY, ModelFileError, convert_zip, load_policy,  # noqa: E402
                                 read_config)
 from agents.ppo import DEFAULT_CHECKPOINT, trust_agents, with_trust  # noqa: E402
-from mk_env.rules.view import PlayerView  # noqa: E402
+from mk_env.mountain_king.rules.view import PlayerView  # noqa: E402
 from training.cli import main  # noqa: E402
 from training.play import agent_rng, make_game, run_game  # noqa: E402
 
@@ -240,7 +240,7 @@ def test_a_trusted_zip_converts_to_a_safe_file_that_acts_the_same(tmp_path, caps
     from sb3_contrib import MaskablePPO
 
     from agents.networks import FlatExtractor
-    from mk_env.env import single_seat_env
+    from mk_env.mountain_king.env import single_seat_env
     env = single_seat_env(2, seat=0)
     model = MaskablePPO("MultiInputPolicy", env, n_steps=8, batch_size=8, seed=0, device="cpu",
                         policy_kwargs=dict(features_extractor_class=FlatExtractor,

@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 
 import mk_env
-from mk_env.env import random_legal_action
+from mk_env.mountain_king.env import random_legal_action
 
 
 @pytest.mark.parametrize("reward,team", [("win", False), ("margin", False), ("win", True), ("margin", True)])
 def test_final_infos_and_rewards_are_the_engines(reward, team):
     """The env computes the final breakdowns once and derives ranks and rewards from them: the same
     as asking the engine for each."""
-    from mk_env.env.rewards import final_rewards
+    from mk_env.mountain_king.env.rewards import final_rewards
 
     e = mk_env.raw_env(num_players=4, team_mode=team, reward=reward)
     e.reset(seed=12)

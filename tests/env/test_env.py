@@ -10,8 +10,8 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import mk_env
-from mk_env.env import docs
-from mk_env.rules import ConfigError, Game, IllegalActionError
+from mk_env.mountain_king.env import docs
+from mk_env.mountain_king.rules import ConfigError, Game, IllegalActionError
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 
@@ -229,7 +229,7 @@ def test_render_modes_are_declared_and_rendering_is_delegated():
     assert set(mk_env.raw_env.metadata["render_modes"]) == {"ansi", "rgb_array", "human"}
     env = mk_env.raw_env(num_players=2, render_mode="ansi")
     env.reset(seed=0)
-    pytest.importorskip("mk_env.env.render")
+    pytest.importorskip("mk_env.mountain_king.env.render")
     assert isinstance(env.render(), str)
     with pytest.raises(ValueError, match="render_mode"):
         mk_env.raw_env(num_players=2, render_mode="video")
@@ -246,12 +246,12 @@ def test_registered_with_pettingzoo_where_available():
 
 def test_docs_page_is_up_to_date():
     path = Path(__file__).resolve().parents[2] / "docs" / "environment.md"
-    assert path.read_text() == docs.page(), "run: python -m mk_env.env.docs > docs/environment.md"
+    assert path.read_text() == docs.page(), "run: python -m mk_env.mountain_king.env.docs > docs/environment.md"
 
 
 def test_docstring_tables_are_up_to_date():
-    from mk_env.env import aec
-    assert docs.tables() in aec.__doc__, "run: python -m mk_env.env.docs --update-docstring"
+    from mk_env.mountain_king.env import aec
+    assert docs.tables() in aec.__doc__, "run: python -m mk_env.mountain_king.env.docs --update-docstring"
 
 
 def test_action_table_matches_the_layout():
@@ -261,7 +261,7 @@ def test_action_table_matches_the_layout():
 
 
 def test_docstring_states_the_current_action_space_sizes():
-    from mk_env.env import aec
-    from mk_env.rules import Game
+    from mk_env.mountain_king.env import aec
+    from mk_env.mountain_king.rules import Game
     winter, autumn = Game(4).layout.size, Game(3).layout.size
     assert f"({winter} on winter, {autumn} on autumn)" in aec.__doc__

@@ -18,10 +18,10 @@ from pettingzoo.test.state_test import test_state as pettingzoo_state_test
 from pettingzoo.utils import BaseWrapper
 
 import mk_env
-from mk_env.env import FlattenObservation, observation_slices
-from mk_env.env.masks import random_legal_action
-from mk_env.rules import IllegalActionError
-from mk_env.rules.errors import ActionTypeError
+from mk_env.mountain_king.env import FlattenObservation, observation_slices
+from mk_env.mountain_king.env.masks import random_legal_action
+from mk_env.mountain_king.rules import IllegalActionError
+from mk_env.mountain_king.rules.errors import ActionTypeError
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 STYLES = ("dict", "flat", "rllib")
@@ -420,7 +420,7 @@ def test_an_opponent_returning_numpy_actions_plays():
 
 def test_maskable_ppo_predict_plays_full_games_without_a_forfeit():
     """Issue 17: an untrained MaskablePPO's ``predict`` output (0-d integer arrays) through the
-    single-seat view and through ``mk_env.env``."""
+    single-seat view and through ``mk_env.mountain_king.env``."""
     torch = pytest.importorskip("torch")
     sb3_contrib = pytest.importorskip("sb3_contrib")
     torch.set_num_threads(1)

@@ -5,21 +5,21 @@ from __future__ import annotations
 
 import pytest
 
-from mk_env.env import aec
-from mk_env.env.version import ENV_NAME, ENV_VERSION, PINNED_LAYOUTS, VERSION_HISTORY, layout_fingerprint
-from mk_env.rules import ConfigError, Game
+from mk_env.mountain_king.env import aec
+from mk_env.mountain_king.env.version import ENV_NAME, ENV_VERSION, PINNED_LAYOUTS, VERSION_HISTORY, layout_fingerprint
+from mk_env.mountain_king.rules import ConfigError, Game
 
 PINNED = PINNED_LAYOUTS
 
 BUMP = ("the observation or action layout of {config} changed (fingerprint {got}, pinned {want} for "
         "v{version}). Any change to observations, actions, rules or rewards is a new environment "
-        "version: in mk_env/env/version.py bump ENV_VERSION, add its line to VERSION_HISTORY and pin "
-        "the new fingerprints in PINNED_LAYOUTS (then python -m mk_env.env.docs > docs/environment.md). "
+        "version: in mk_env/mountain_king/env/version.py bump ENV_VERSION, add its line to VERSION_HISTORY and pin "
+        "the new fingerprints in PINNED_LAYOUTS (then python -m mk_env.mountain_king.env.docs > docs/environment.md). "
         "A refactor or a speed-up must leave them unchanged.")
 
 
 def test_the_current_version_has_pinned_layouts():
-    assert ENV_VERSION in PINNED, f"pin the layouts of v{ENV_VERSION} in PINNED_LAYOUTS (mk_env/env/version.py)"
+    assert ENV_VERSION in PINNED, f"pin the layouts of v{ENV_VERSION} in PINNED_LAYOUTS (mk_env/mountain_king/env/version.py)"
     assert max(VERSION_HISTORY) == ENV_VERSION, "add the current version's line to VERSION_HISTORY"
     assert ENV_NAME == f"mountain_king_v{ENV_VERSION}"
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import mk_env
-from mk_env.env import legal_action_numbers, random_legal_action
+from mk_env.mountain_king.env import legal_action_numbers, random_legal_action
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.bool_, np.int64, np.float32])

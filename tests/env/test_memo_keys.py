@@ -2,9 +2,9 @@
 state field its key does not hold would give stale results with no error.
 
 The observation's memo keys are built from the fields each feature declares
-(:mod:`mk_env.env.features`); the rules' memoised sets (``digging.legal_digs``,
+(:mod:`mk_env.mountain_king.env.features`); the rules' memoised sets (``digging.legal_digs``,
 ``trades.trade_actions``) declare the fields their keys stand for beside them (``board_version``
-stands for :data:`mk_env.rules.board.BOARD_FIELDS`). These tests play real games and run the
+stands for :data:`mk_env.mountain_king.rules.board.BOARD_FIELDS`). These tests play real games and run the
 encoder and the memoised sets on their states through a stand-in for the state that logs every field
 read (in the observation: attributed to the memo group whose fill method is running), and fail when
 something reads a field its declaration does not hold. A broken declaration is caught (the tests of
@@ -18,12 +18,12 @@ import dataclasses
 import numpy as np
 import pytest
 
-from mk_env.env import features
-from mk_env.env.features import MEMO_FILLS, memo_reads
-from mk_env.env.observation import MEMO_GROUPS, Observer
-from mk_env.rules import Game, GameState, digging, economy, trades
-from mk_env.rules.board import BOARD_FIELDS
-from mk_env.rules.fields import FIELD_NAMES
+from mk_env.mountain_king.env import features
+from mk_env.mountain_king.env.features import MEMO_FILLS, memo_reads
+from mk_env.mountain_king.env.observation import MEMO_GROUPS, Observer
+from mk_env.mountain_king.rules import Game, GameState, digging, economy, trades
+from mk_env.mountain_king.rules.board import BOARD_FIELDS
+from mk_env.mountain_king.rules.fields import FIELD_NAMES
 
 OPTIONS = ({"num_players": 2}, {"num_players": 5}, {"num_players": 4, "team_mode": True})
 

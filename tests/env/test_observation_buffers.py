@@ -7,8 +7,8 @@ import numpy as np
 from rules_helpers import play_random
 
 import mk_env
-from mk_env.env.observation import Observer
-from mk_env.rules import Game
+from mk_env.mountain_king.env.observation import Observer
+from mk_env.mountain_king.rules import Game
 
 
 def test_template_buffers_are_per_player_and_fresh():

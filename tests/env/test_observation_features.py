@@ -1,4 +1,4 @@
-"""The observation's features are declared once (:mod:`mk_env.env.features`): the layout, offsets, scales
+"""The observation's features are declared once (:mod:`mk_env.mountain_king.env.features`): the layout, offsets, scales
 and memo keys follow the declaration, and a new feature is one declaration."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from mk_env.env import features, observation
-from mk_env.env.observation import Observer
-from mk_env.rules import Game
+from mk_env.mountain_king.env import features, observation
+from mk_env.mountain_king.env.observation import Observer
+from mk_env.mountain_king.rules import Game
 
 
 def test_offsets_name_the_entries_they_point_at():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mk_env.env.render import (CLAN_COLOURS, PLAYER_COLOURS, TIER_COLOURS, render_ansi, render_human,
+from mk_env.mountain_king.env.render import (CLAN_COLOURS, PLAYER_COLOURS, TIER_COLOURS, render_ansi, render_human,
                                render_rgb, write_gif)
 from mk_env.records import final_state, replay
 from training.replay import demo_record
@@ -113,7 +113,7 @@ def test_gif_has_one_frame_per_state(mid_game, tmp_path):
 def test_image_functions_live_in_render_image_and_are_reachable_from_render():
     """render.py keeps the text; the image functions are render_image's, still importable from render
     (imported on first use, so the text alone never imports Pillow's drawing code)."""
-    from mk_env.env import render, render_image
+    from mk_env.mountain_king.env import render, render_image
 
     for name in ("render_rgb", "render_human", "close_human", "downscale", "write_gif"):
         assert getattr(render, name) is getattr(render_image, name)

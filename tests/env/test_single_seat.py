@@ -9,7 +9,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import mk_env
-from mk_env.env import SingleSeatEnv
+from mk_env.mountain_king.env import SingleSeatEnv
 
 
 def play_random(env, rng):

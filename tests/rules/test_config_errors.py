@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mk_env.rules import ConfigError, Game, PackError
-from mk_env.rules.pack import DEFAULT_PACK_DIR
+from mk_env.mountain_king.rules import ConfigError, Game, PackError
+from mk_env.mountain_king.rules.pack import DEFAULT_PACK_DIR
 
 
 @pytest.mark.parametrize("n", [6, 1, 0, -4, 7])

@@ -9,7 +9,7 @@ import multiprocessing as mp
 import numpy as np
 import pytest
 
-from mk_env.rules import Game
+from mk_env.mountain_king.rules import Game
 from rules_helpers import json_trace
 
 CASES = [({"num_players": 2, "board_side": "autumn"}, 3), ({"num_players": 3}, 8),

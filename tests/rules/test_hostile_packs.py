@@ -18,8 +18,8 @@ from typing import Callable
 import numpy as np
 import pytest
 
-from mk_env.rules import Game, StalledGameError, load_pack
-from mk_env.rules.pack import DEFAULT_PACK_DIR, FIXED_RULES, LIMITS, RULE_RANGES
+from mk_env.mountain_king.rules import Game, StalledGameError, load_pack
+from mk_env.mountain_king.rules.pack import DEFAULT_PACK_DIR, FIXED_RULES, LIMITS, RULE_RANGES
 from rules_helpers import play_random
 
 Edit = Callable[[Path], None]
@@ -143,7 +143,7 @@ HOSTILE: list[tuple[str, Edit, str]] = [
 _CHILD = r"""
 import json, resource, signal, sys, time
 resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-from mk_env.rules import load_pack
+from mk_env.mountain_king.rules import load_pack
 
 def alarm(*_):
     raise TimeoutError("took more than 20 s")

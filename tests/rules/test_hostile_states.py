@@ -10,8 +10,8 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
-from mk_env.rules import Game, StateError
-from mk_env.rules.vocabulary import Phase
+from mk_env.mountain_king.rules import Game, StateError
+from mk_env.mountain_king.rules.vocabulary import Phase
 from rules_helpers import play_random
 
 

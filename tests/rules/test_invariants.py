@@ -9,8 +9,8 @@ import pytest
 
 from mk_env.invariants import (InvariantError, check_end, check_invariants, check_step, component_totals,
                                token_places)
-from mk_env.rules import Game, GameState
-from mk_env.rules.content import CART, CLAN_CART0, STONE
+from mk_env.mountain_king.rules import Game, GameState
+from mk_env.mountain_king.rules.content import CART, CLAN_CART0, STONE
 from training.soak import play_checked
 
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mk_env.rules import Game, legal, trades
-from mk_env.rules import economy as eco
-from mk_env.rules.digging import dig_geometry, legal_digs
-from mk_env.rules.trades import trade_actions
-from mk_env.rules.content import HAMMER, N_RESOURCES
+from mk_env.mountain_king.rules import Game, legal, trades
+from mk_env.mountain_king.rules import economy as eco
+from mk_env.mountain_king.rules.digging import dig_geometry, legal_digs
+from mk_env.mountain_king.rules.trades import trade_actions
+from mk_env.mountain_king.rules.content import HAMMER, N_RESOURCES
 
 
 # -- the square index --------------------------------------------------------------------------------

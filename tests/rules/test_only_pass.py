@@ -9,10 +9,10 @@ import collections
 import numpy as np
 import pytest
 
-from mk_env.rules import Game, PHASE_NAMES
-from mk_env.rules import legal, turn
-from mk_env.rules.content import RESOURCES
-from mk_env.rules.vocabulary import PASS_PHASES, Phase
+from mk_env.mountain_king.rules import Game, PHASE_NAMES
+from mk_env.mountain_king.rules import legal, turn
+from mk_env.mountain_king.rules.content import RESOURCES
+from mk_env.mountain_king.rules.vocabulary import PASS_PHASES, Phase
 
 STEP1, STEP2, STEP3, STEP4 = Phase.STEP1, Phase.STEP2, Phase.STEP3, Phase.STEP4
 

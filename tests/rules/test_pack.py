@@ -1,4 +1,4 @@
-"""Tests of the content pack loader (mk_env/rules/pack/) and the default pack."""
+"""Tests of the content pack loader (mk_env/mountain_king/rules/pack/) and the default pack."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from typing import Callable
 import numpy as np
 import pytest
 
-from mk_env.rules import Game
-from mk_env.rules.content import CLANS, RESOURCES, TOKEN_KINDS, ContentPack
-from mk_env.rules.pack import DEFAULT_PACK_DIR, PackError, load_pack, parse_board
+from mk_env.mountain_king.rules import Game
+from mk_env.mountain_king.rules.content import CLANS, RESOURCES, TOKEN_KINDS, ContentPack
+from mk_env.mountain_king.rules.pack import DEFAULT_PACK_DIR, PackError, load_pack, parse_board
 
 
 @pytest.fixture(scope="module")

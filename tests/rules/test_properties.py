@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mk_env.invariants import check_invariants, check_step, component_totals
-from mk_env.rules import Game, GameState, IllegalActionError
+from mk_env.mountain_king.rules import Game, GameState, IllegalActionError
 
 PROPERTY_SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
                              suppress_health_check=[HealthCheck.too_slow])
@@ -137,7 +137,7 @@ def test_an_illegal_message_names_the_action_the_reason_and_what_is_allowed(seed
 # ================================================================================================
 @pytest.fixture(scope="module")
 def env_module():
-    return pytest.importorskip("mk_env.env", reason="the PettingZoo env (mk_env/env) is not there yet")
+    return pytest.importorskip("mk_env.mountain_king.env", reason="the PettingZoo env (mk_env/mountain_king/env) is not there yet")
 
 
 @settings(max_examples=10, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mk_env.rules import Game, Phase, queries
+from mk_env.mountain_king.rules import Game, Phase, queries
 
 DIG_PHASES = (Phase.DIG_MINERAL, Phase.DIG_PEDESTAL, Phase.DIG_WORKSHOP)
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mk_env.rules import IllegalActionError, Phase
-from mk_env.rules.board import recompute_networks
-from mk_env.rules.great_halls import apply_hall
-from mk_env.rules import economy as eco
-from mk_env.rules.content import CART, COIN, HAMMER, HEARTSTONE, IRON, RUNE, STONE, TOKEN_KINDS
+from mk_env.mountain_king.rules import IllegalActionError, Phase
+from mk_env.mountain_king.rules.board import recompute_networks
+from mk_env.mountain_king.rules.great_halls import apply_hall
+from mk_env.mountain_king.rules import economy as eco
+from mk_env.mountain_king.rules.content import CART, COIN, HAMMER, HEARTSTONE, IRON, RUNE, STONE, TOKEN_KINDS
 from rules_helpers import (act, blocks, empty_handed, give, hold, place_tunnel, placement,
                            sq, make_test_game, to_phase)
 

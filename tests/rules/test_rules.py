@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mk_env.rules import Game, IllegalActionError, Phase
-from mk_env.rules.chance import refill
-from mk_env.rules.statues import statue_destinations
-from mk_env.rules import economy as eco
-from mk_env.rules.actions import HORDE_ROW
-from mk_env.rules.content import CART, COIN, IRON, STONE
+from mk_env.mountain_king.rules import Game, IllegalActionError, Phase
+from mk_env.mountain_king.rules.chance import refill
+from mk_env.mountain_king.rules.statues import statue_destinations
+from mk_env.mountain_king.rules import economy as eco
+from mk_env.mountain_king.rules.actions import HORDE_ROW
+from mk_env.mountain_king.rules.content import CART, COIN, IRON, STONE
 from rules_helpers import (act, after_setup, blocks, clear_resources, empty_handed, give, make_test_game,
                            place_tunnel, placement, to_phase)
 

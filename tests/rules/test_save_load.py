@@ -8,8 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from mk_env.rules import Game, GameState, StateError
-from mk_env.rules.state import FORMAT_VERSION
+from mk_env.mountain_king.rules import Game, GameState, StateError
+from mk_env.mountain_king.rules.state import FORMAT_VERSION
 from rules_helpers import json_trace
 
 

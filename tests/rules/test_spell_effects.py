@@ -1,4 +1,4 @@
-"""Each spell effect is declared once (``mk_env.rules.spells.SPELL_EFFECTS``): the loader's schema, when
+"""Each spell effect is declared once (``mk_env.mountain_king.rules.spells.SPELL_EFFECTS``): the loader's schema, when
 it can be cast and the sub-decisions it opens come from that one entry; and the recruit rule and its
 explanation count bribes the same way (coins, or every resource with Golden Mask)."""
 
@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from rules_helpers import empty_handed, give, make_test_game, to_phase
 
-from mk_env.rules import IllegalActionError, Phase, load_pack
-from mk_env.rules import economy as eco
-from mk_env.rules.pack.spells import SPELL_EFFECTS as LOADER_SCHEMA
-from mk_env.rules.recruiting import bribe_purse
-from mk_env.rules.spells import SPELL_EFFECTS
+from mk_env.mountain_king.rules import IllegalActionError, Phase, load_pack
+from mk_env.mountain_king.rules import economy as eco
+from mk_env.mountain_king.rules.pack.spells import SPELL_EFFECTS as LOADER_SCHEMA
+from mk_env.mountain_king.rules.recruiting import bribe_purse
+from mk_env.mountain_king.rules.spells import SPELL_EFFECTS
 
 
 def test_the_loader_checks_the_parameters_the_table_declares():

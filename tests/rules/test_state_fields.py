@@ -1,4 +1,4 @@
-"""The state's fields are declared once (``mk_env.rules.fields``): setup, ``clone`` and saves cover
+"""The state's fields are declared once (``mk_env.mountain_king.rules.fields``): setup, ``clone`` and saves cover
 exactly the declared fields, and a clone shares nothing mutable with its original."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from rules_helpers import play_random
 
-from mk_env.rules import Game, GameState
-from mk_env.rules.fields import ARRAY, BOOL, FIELD_NAMES, FIELDS, INT, INTS, LISTS, PENDING
-from mk_env.rules.vocabulary import Pending
+from mk_env.mountain_king.rules import Game, GameState
+from mk_env.mountain_king.rules.fields import ARRAY, BOOL, FIELD_NAMES, FIELDS, INT, INTS, LISTS, PENDING
+from mk_env.mountain_king.rules.vocabulary import Pending
 
 HEADER = ("format_version", "pack_id", "options", "rng")
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from rules_helpers import play_random
 
-from mk_env.rules import Game
+from mk_env.mountain_king.rules import Game
 
 
 @pytest.mark.parametrize("options", [{"num_players": n} for n in (2, 3, 4, 5)]

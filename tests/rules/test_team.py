@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mk_env.rules import ConfigError, Game
-from mk_env.rules import economy as eco
-from mk_env.rules.content import IRON, STONE
+from mk_env.mountain_king.rules import ConfigError, Game
+from mk_env.mountain_king.rules import economy as eco
+from mk_env.mountain_king.rules.content import IRON, STONE
 from rules_helpers import after_setup, clear_resources, give, make_test_game, place_tunnel
 
 

@@ -1,4 +1,4 @@
-"""The engine's vocabulary (``mk_env.rules.vocabulary``): the phases' allowed blocks hold every legal
+"""The engine's vocabulary (``mk_env.mountain_king.rules.vocabulary``): the phases' allowed blocks hold every legal
 action met in play, the blocks are the layout's, and the sub-decision record converts to the save's dict
 form and back exactly."""
 
@@ -7,12 +7,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mk_env.rules import Block, Game, Pending, Phase
-from mk_env.rules.actions import ActionLayout
-from mk_env.rules.explain import REASONS
-from mk_env.rules.legal import CHOICES
-from mk_env.rules.turn import HANDLERS, PASSES, PEDESTALS
-from mk_env.rules.vocabulary import (NO_PENDING, PASS_PHASES, PHASE_BLOCKS, PHASE_NAMES, TRADE_PHASES,
+from mk_env.mountain_king.rules import Block, Game, Pending, Phase
+from mk_env.mountain_king.rules.actions import ActionLayout
+from mk_env.mountain_king.rules.explain import REASONS
+from mk_env.mountain_king.rules.legal import CHOICES
+from mk_env.mountain_king.rules.turn import HANDLERS, PASSES, PEDESTALS
+from mk_env.mountain_king.rules.vocabulary import (NO_PENDING, PASS_PHASES, PHASE_BLOCKS, PHASE_NAMES, TRADE_PHASES,
                                      pending_from_save, pending_to_save)
 
 

@@ -9,7 +9,7 @@ import os
 import pytest
 
 from mk_env.records import record_from_state, save_record
-from mk_env.rules import Game
+from mk_env.mountain_king.rules import Game
 from training.cli import UsageError, main
 
 # (argv, what the one line must say); {file} is an existing file, {dir} an existing folder, {bad} a
@@ -165,7 +165,7 @@ def test_a_record_with_escape_codes_in_its_error_prints_them_as_text(paths, caps
 @pytest.mark.parametrize("error, one_line", [
     (ModuleNotFoundError("No module named 'ray'", name="ray"), True),
     (ImportError("the ray backend needs Ray: pip install 'mk-env[rllib]'"), True),
-    (ImportError("cannot import name 'gone' from 'mk_env.rules'", name="mk_env.rules"), False),
+    (ImportError("cannot import name 'gone' from 'mk_env.mountain_king.rules'", name="mk_env.mountain_king.rules"), False),
     (ModuleNotFoundError("No module named 'agents.gone'", name="agents.gone"), False),
 ])
 def test_a_missing_extra_is_one_line_but_a_broken_import_of_ours_is_a_bug(error, one_line, monkeypatch, capsys):

@@ -18,8 +18,8 @@ import pytest
 import training.soak as soak_mod
 import training.tournament as tour
 from mk_env.records import record_from_state, save_record
-from mk_env.rules import Game, PackError, load_pack
-from mk_env.rules.pack_loader import DEFAULT_PACK_DIR
+from mk_env.mountain_king.rules import Game, PackError, load_pack
+from mk_env.mountain_king.rules.pack_loader import DEFAULT_PACK_DIR
 from training.cli import main
 from training.replay import lively_action
 from training.workers import WorkerDied, WorkerPool
@@ -233,7 +233,7 @@ def test_pack_names_with_escape_codes_are_printed_as_text_by_replay(hostile_pack
     out = capsys.readouterr().out
     assert_no_raw_escapes(out)
     assert "\\x1b]0;pwned\\x07" in out  # the names are there, as text
-    from mk_env.env.render import render_ansi
+    from mk_env.mountain_king.env.render import render_ansi
     coloured = render_ansi(state, color=True)
     assert "\x1b]0;" not in coloured and "\x1b[2J" not in coloured and "\u202e" not in coloured
 

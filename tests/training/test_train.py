@@ -164,7 +164,7 @@ def test_a_policy_opponent_pickles_as_its_path_and_plays_legal_actions(run):
     snap = OpponentPool("latest:1", run / "snapshots").snapshots()[-1]
     opponent = pickle.loads(pickle.dumps(PolicyOpponent(snap)))
     assert len(pickle.dumps(opponent)) < 500
-    from mk_env.env import single_seat_env
+    from mk_env.mountain_king.env import single_seat_env
     env = single_seat_env(2, seat=0, opponents=opponent)
     env.reset(seed=2)
     done = False
@@ -176,7 +176,7 @@ def test_a_policy_opponent_pickles_as_its_path_and_plays_legal_actions(run):
 
 
 def test_the_self_play_wrapper_redraws_opponents_at_each_reset(tmp_path):
-    from mk_env.env import single_seat_env
+    from mk_env.mountain_king.env import single_seat_env
     env = SelfPlayWrapper(single_seat_env(2), OpponentPool("random:1,heuristic:1", tmp_path))
     seen = set()
     for seed in range(12):

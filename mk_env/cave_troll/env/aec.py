@@ -2,7 +2,7 @@
 set as this module's docstring below).
 
 The AEC cycle, the safety wrappers, the observation styles, the illegal-action handling and pickling are the
-first game's (:mod:`mk_env.env.aec`, :mod:`mk_env.env.wrappers`): :class:`raw_env` subclasses its ``raw_env``
+first game's (:mod:`mk_env.mountain_king.env.aec`, :mod:`mk_env.mountain_king.env.wrappers`): :class:`raw_env` subclasses its ``raw_env``
 and sets up the Cave Troll engine, observer, rewards and rendering in their place.
 """
 
@@ -14,7 +14,7 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from mk_env.cave_troll.rules import Game, Phase
-from mk_env.env import aec as mk_aec
+from mk_env.mountain_king.env import aec as mk_aec
 
 from .env_doc import PAGE
 from .observation import CaveTrollObserver
@@ -39,7 +39,7 @@ class raw_env(mk_aec.raw_env):  # noqa: N801 - PettingZoo's naming convention
     """*Cave Troll* as a PettingZoo AEC environment (see the module docstring).
 
     ``strict=True`` (the default of ``raw_env``): an illegal action raises the engine's
-    :class:`~mk_env.rules.IllegalActionError` (what was chosen, why it is illegal, what is allowed) and
+    :class:`~mk_env.mountain_king.rules.IllegalActionError` (what was chosen, why it is illegal, what is allowed) and
     changes nothing. ``strict=False``: the offending agent loses as in :func:`env`. ``observation``:
     ``"dict"`` (default), ``"flat"`` or ``"rllib"``. ``pack``: a content pack (None: the default). The
     game itself is ``game_state`` (a :class:`~mk_env.cave_troll.rules.CaveTrollState`); ``state()`` is

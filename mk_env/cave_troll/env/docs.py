@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from mk_env.cave_troll.rules import PLAYERS, Game
-from mk_env.env.docs import END, START
+from mk_env.mountain_king.env.docs import END, START
 
 from .observation import CaveTrollObserver
 

@@ -1,6 +1,6 @@
 """The Cave Troll environment's documentation page: the text of :mod:`mk_env.cave_troll.env.aec`'s docstring.
 
-As for the first game (:mod:`mk_env.env.env_doc`): the text lives here, ``aec`` sets its ``__doc__`` to
+As for the first game (:mod:`mk_env.mountain_king.env.env_doc`): the text lives here, ``aec`` sets its ``__doc__`` to
 :data:`PAGE` (with the Version history's list from :mod:`mk_env.cave_troll.env.version`);
 ``python -m mk_env.cave_troll.env.docs > docs/cave-troll/environment.md`` writes the page and
 ``python -m mk_env.cave_troll.env.docs --update-docstring`` rewrites the generated tables below.

@@ -1,9 +1,9 @@
-"""Cave Troll's end-of-game rewards under the schemes of :mod:`mk_env.env.rewards` ("win", "margin",
+"""Cave Troll's end-of-game rewards under the schemes of :mod:`mk_env.mountain_king.env.rewards` ("win", "margin",
 "dense"; gold in place of honour, the same scale: 100 gold per unit of reward)."""
 
 from __future__ import annotations
 
-from mk_env.env.rewards import SCALE
+from mk_env.mountain_king.env.rewards import SCALE
 
 
 def final_rewards(state, reward: str, totals_now: list[int]) -> list[float]:

@@ -1,6 +1,6 @@
 """Loading and checking a Cave Troll content pack (a folder: ``pack.json`` naming ``lair.json``,
 ``counters.json`` and ``artifacts.json``). Every error is a :class:`PackError` naming the file, the field
-and what is allowed. The JSON readers are the first game's (:mod:`mk_env.rules.pack.fields`), shared.
+and what is allowed. The JSON readers are the first game's (:mod:`mk_env.mountain_king.rules.pack.fields`), shared.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from mk_env.rules.pack.fields import PackError, _dict, _int, _join, _list, _str
+from mk_env.mountain_king.rules.pack.fields import PackError, _dict, _int, _join, _list, _str
 
 from .content import ArtifactSpec, CaveTrollPack, Lair, Rules
 from .vocabulary import ADVENTURERS, Artifact, Kind

@@ -1,5 +1,5 @@
 """A Cave Troll game in progress: the engine protocol (the same surface as the first game's
-:class:`mk_env.rules.GameState`). The fields are declared in :mod:`.fields`."""
+:class:`mk_env.mountain_king.rules.GameState`). The fields are declared in :mod:`.fields`."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from pettingzoo.test import api_test, seed_test
 
 from mk_env import cave_troll_v0
 from mk_env.cave_troll.rules import ConfigError, IllegalActionError
-from mk_env.rules import ActionTypeError
+from mk_env.mountain_king.rules import ActionTypeError
 
 from cave_troll_env_helpers import play_random
 

@@ -11,7 +11,7 @@ import pytest
 
 from mk_env import cave_troll_v0
 from mk_env.cave_troll.env import docs
-from mk_env.env.wrappers import FlattenObservation
+from mk_env.mountain_king.env.wrappers import FlattenObservation
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -1,0 +1,60 @@
+"""The environment's version and a fingerprint of what a trained policy depends on.
+
+The version rule (as PettingZoo and pgx state it): any change to the observations, the actions, the
+rules or the rewards bumps ``ENV_VERSION`` (and so ``ENV_NAME``: ``mountain_king_v0`` ->
+``mountain_king_v1`` ...), adds its line to :data:`VERSION_HISTORY` (the Version history of
+``docs/environment.md``) and pins its layouts in :data:`PINNED_LAYOUTS`, all in this file; a
+refactor or a speed-up does not. :func:`layout_fingerprint` hashes the observation layout (every
+array's key, shape and entry names) and the action layout (every block's name and size) of one
+game configuration, so a checkpoint can record what it was trained on and refuse another layout
+with a clear error; a test pins the fingerprints of the default configurations to the version.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+ENV_VERSION = 0
+ENV_NAME = f"mountain_king_v{ENV_VERSION}"
+
+#: each version: (the release it came with, what changed), the Version history of the docs
+VERSION_HISTORY: dict[int, tuple[str, str]] = {
+    0: ("mk_env 0.1.0", "first release. Later additions that change no layout: the `\"flat\"` and `\"rllib\"` "
+        "observation styles, `state()`, the illegal-move warning and counts, the team in the final infos."),
+}
+
+#: each version: {(players, board side): :func:`layout_fingerprint`} of the default configurations it was
+#: released with (``tests/test_env_version.py`` checks the current version's)
+PINNED_LAYOUTS: dict[int, dict[tuple[int, str], str]] = {
+    0: {(2, "winter"): "b2f49509c7c29c00", (2, "autumn"): "33b3b1b18be41259",
+        (3, "autumn"): "25ccd7548c176a8a", (4, "winter"): "c13808e8840263a6",
+        (5, "winter"): "c9bd0e05c537da35"},
+}
+
+
+def version_lines() -> str:
+    """The Version history's list (markdown), newest last."""
+    return "\n".join(f"* v{v} ({release}): {text}" for v, (release, text) in sorted(VERSION_HISTORY.items()))
+
+
+def layout_description(game: Any) -> dict[str, Any]:
+    """What the fingerprint hashes: the environment name, the observation arrays (key, shape, entry
+    names) and the action blocks (name, size) of ``game`` (a :class:`mk_env.mountain_king.rules.Game`)."""
+    from .observation import Observer
+
+    observer = Observer(game)
+    layout = game.layout
+    return {
+        "env": ENV_NAME,
+        "observation": [[f.key, list(f.shape), list(f.entries)] for f in observer.fields],
+        "actions": [[block, int(layout.sizes[block])] for block in layout.BLOCKS],
+    }
+
+
+def layout_fingerprint(game: Any) -> str:
+    """A short hex digest of :func:`layout_description` (16 hex digits of its SHA-256)."""
+    import hashlib  # here, not at the top: importing this module stays light (mk_env.registration)
+
+    text = json.dumps(layout_description(game), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
