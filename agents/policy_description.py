@@ -10,6 +10,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from mk_env.games import DEFAULT_GAME
+
 #: activation functions a file may name (``torch.nn`` classes)
 ACTIVATIONS = ("Tanh", "ReLU")
 #: PPO's hyperparameters kept in the file (numbers, booleans or None)
@@ -27,33 +29,50 @@ class ModelFileError(ValueError):
     """A model file that cannot be loaded (or saved) safely; the message says what and why."""
 
 
+def config_game(config: dict[str, Any]) -> str:
+    """The suite game a model file was trained for (files written before the suite's second game name
+    none: they are the first game's)."""
+    return config.get("game", DEFAULT_GAME)
+
+
 def game_text(config: dict[str, Any]) -> str:
-    """The file's game in words: "2 players" (with its options, if any)."""
+    """The file's game in words: "mountain_king, 2 players" (with its options, if any)."""
     options = config["game_options"]
-    return f"{config['players']} players" + (f", options {options}" if options else "")
+    return (f"{config_game(config)}, {config['players']} players"
+            + (f", options {options}" if options else ""))
+
+
+def env_module(game: str) -> Any:
+    """The environment module of suite game ``game`` (``ENV_NAME``, ``layout_fingerprint``, ``raw_env``
+    with its ``observer_class``, ``single_seat_env``), from :data:`mk_env.games.GAMES`."""
+    from mk_env.games import game_entry, load
+    return load(game_entry(game).env)
+
+
+def make_suite_game(game: str, players: int, options: dict[str, Any] | None = None) -> Any:
+    """``Game(players, **options)`` of suite game ``game``."""
+    from mk_env.games import make_game
+    return make_game(game, players, **(options or {}))
 
 
 @lru_cache(maxsize=16)
-def env_layout(players: int, options_json: str, path: str | Path = "") -> tuple[str, str]:
+def env_layout(players: int, options_json: str, path: str | Path = "", game: str = DEFAULT_GAME
+               ) -> tuple[str, str]:
     """(ENV_NAME, fingerprint) of this mk_env for a game configuration."""
-    from mk_env.env.version import ENV_NAME, layout_fingerprint
-    from mk_env.rules import Game
     try:
-        game = Game(players, **json.loads(options_json))
+        module = env_module(game)
+        built = make_suite_game(game, players, json.loads(options_json))
     except (ValueError, TypeError) as e:
-        raise ModelFileError(f"{path}: its game ({players} players, options {options_json}) cannot "
-                             f"be built here: {e}") from None
-    return ENV_NAME, layout_fingerprint(game)
+        raise ModelFileError(f"{path}: its game ({game}, {players} players, options {options_json}) "
+                             f"cannot be built here: {e}") from None
+    return module.ENV_NAME, module.layout_fingerprint(built)
 
 
-def game_spaces(players: int, game_options: dict[str, Any] | None = None):
+def game_spaces(players: int, game_options: dict[str, Any] | None = None, game: str = DEFAULT_GAME):
     """(observation space, action space) of the single-seat view of a game configuration."""
     from gymnasium import spaces
-
-    from mk_env.env.observation import Observer
-    from mk_env.rules import Game
-    game = Game(players, **(game_options or {}))
-    return Observer(game).space, spaces.Discrete(int(game.layout.size))
+    built = make_suite_game(game, players, game_options)
+    return env_module(game).raw_env.observer_class(built).space, spaces.Discrete(int(built.layout.size))
 
 
 def spaces_to_json(observation_space: Any, action_space: Any) -> tuple[dict, dict]:
@@ -81,7 +100,7 @@ def checked_spaces(config: dict[str, Any], path: str | Path) -> tuple[Any, Any]:
 
     The file's description is compared as JSON and never built, so no size in it is allocated."""
     options = json.dumps(config["game_options"], sort_keys=True)
-    observation, action = _game_spaces(config["players"], options)
+    observation, action = _game_spaces(config["players"], options, config_game(config))
     if spaces_to_json(observation, action) != (config["observation_space"], config["action_space"]):
         raise ModelFileError(f"{path}: its observation/action spaces are not those of this mk_env "
                              f"for its game ({game_text(config)})")
@@ -89,8 +108,8 @@ def checked_spaces(config: dict[str, Any], path: str | Path) -> tuple[Any, Any]:
 
 
 @lru_cache(maxsize=16)
-def _game_spaces(players: int, options_json: str) -> tuple[Any, Any]:
-    return game_spaces(players, json.loads(options_json))
+def _game_spaces(players: int, options_json: str, game: str) -> tuple[Any, Any]:
+    return game_spaces(players, json.loads(options_json), game)
 
 
 def policy_kwargs_to_json(policy_kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -9,9 +9,10 @@ numbers and JSON only, and loading it rebuilds the policy from names this module
 * tensors ``policy/<name>``: the policy's weights (one copy of weights shared by several modules);
   ``optimizer/<index>/<name>``: Adam's moments, in checkpoints written for ``--resume`` only;
 * the header's metadata ``mk_env``: a JSON object (:data:`FORMAT`, :data:`FORMAT_VERSION`) with the
-  environment (``env``: ``ENV_NAME``; ``layout_fingerprint``:
-  :func:`mk_env.env.version.layout_fingerprint`),
-  the game it was trained for (``players``, ``game_options``), the policy's construction
+  environment (``env``: the game's ``ENV_NAME``; ``layout_fingerprint``: its env module's
+  ``layout_fingerprint``, e.g. :func:`mk_env.env.version.layout_fingerprint`),
+  the game it was trained for (``game``: its :mod:`mk_env.games` name, absent in files written
+  before the suite's second game, which are the first game's; ``players``, ``game_options``), the policy's construction
   (``policy_kwargs``: the extractor by its ``--extractor`` name in :data:`agents.networks.EXTRACTORS`,
   its keyword numbers, ``net_arch``, the activation by name), the observation and action spaces in
   JSON, PPO's hyperparameters (constants only), ``num_timesteps``, and the optimizer's settings.
@@ -33,9 +34,12 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from .policy_description import (ModelFileError, check_hyperparameters, checked_spaces, env_layout,
-                                 game_spaces, game_text, hyperparameters, policy_kwargs_from_json,
-                                 policy_kwargs_to_json, spaces_to_json)
+from mk_env.games import DEFAULT_GAME, game_names
+
+from .policy_description import (ModelFileError, check_hyperparameters, checked_spaces, config_game,
+                                 env_layout, env_module, game_spaces, game_text, hyperparameters,
+                                 make_suite_game, policy_kwargs_from_json, policy_kwargs_to_json,
+                                 spaces_to_json)
 
 FORMAT = "mk_env.policy"
 FORMAT_VERSION = 1
@@ -107,12 +111,15 @@ def _check_config(config: Any, path: Path) -> None:
                                  f"got {config.get(key)!r}")
     if config["policy"] != POLICY:
         raise ModelFileError(f"{path}: policy {config['policy']!r}; allowed: {POLICY}")
+    if config_game(config) not in game_names():
+        raise ModelFileError(f"{path}: game {config_game(config)!r}; this mk_env has the games "
+                             f"{', '.join(game_names())}")
 
 
 def check_layout(config: dict[str, Any], path: str | Path) -> None:
     """Refuse a file trained on another environment version or observation/action layout."""
     mine_name, mine = env_layout(config["players"], json.dumps(config["game_options"], sort_keys=True),
-                              path)
+                                 path, config_game(config))
     if (config["env"], config["layout_fingerprint"]) != (mine_name, mine):
         raise ModelFileError(
             f"{path} was trained on {config['env']} with layout {config['layout_fingerprint']} "
@@ -126,26 +133,25 @@ def check_layout(config: dict[str, Any], path: str | Path) -> None:
 # writing
 # ================================================================================================
 def save_model(model: Any, path: str | Path, players: int, game_options: dict[str, Any] | None = None,
-               optimizer: bool = False, training: dict[str, Any] | None = None) -> Path:
+               optimizer: bool = False, training: dict[str, Any] | None = None,
+               game: str = DEFAULT_GAME) -> Path:
     """Write ``model`` (a MaskablePPO) to ``path`` in the safe format, atomically.
 
     ``optimizer``: also keep Adam's moments (checkpoints for ``--resume``; about three times the
     size); ``training``: run settings to keep (JSON). The model's spaces must be those of the
-    single-seat view of ``players`` and ``game_options`` in this mk_env."""
+    single-seat view of ``players`` and ``game_options`` of suite game ``game`` in this mk_env."""
     from safetensors.torch import save
-
-    from mk_env.env.version import ENV_NAME, layout_fingerprint
-    from mk_env.rules import Game
     options = dict(game_options or {})
     observation, action = spaces_to_json(model.observation_space, model.action_space)
-    expected = spaces_to_json(*game_spaces(players, options))
+    expected = spaces_to_json(*game_spaces(players, options, game))
     if (observation, action) != expected:
-        raise ModelFileError(f"the model's spaces are not those of a {players}-player game with "
-                             f"options {options} in this mk_env; give the players and options it "
-                             f"was trained for")
-    config = {"format": FORMAT, "format_version": FORMAT_VERSION, "env": ENV_NAME,
-              "layout_fingerprint": layout_fingerprint(Game(players, **options)),
-              "players": int(players), "game_options": options, "algorithm": "MaskablePPO",
+        raise ModelFileError(f"the model's spaces are not those of a {players}-player game of {game} "
+                             f"with options {options} in this mk_env; give the game, players and "
+                             f"options it was trained for")
+    module = env_module(game)
+    config = {"format": FORMAT, "format_version": FORMAT_VERSION, "env": module.ENV_NAME,
+              "layout_fingerprint": module.layout_fingerprint(make_suite_game(game, players, options)),
+              "game": game, "players": int(players), "game_options": options, "algorithm": "MaskablePPO",
               "policy": POLICY, "policy_kwargs": policy_kwargs_to_json(model.policy_kwargs),
               "observation_space": observation, "action_space": action,
               "hyperparameters": hyperparameters(model), "num_timesteps": int(model.num_timesteps),

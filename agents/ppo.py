@@ -6,8 +6,10 @@ description, nothing that runs code on load. ``ppo:default`` is the small policy
 ``.zip`` unpickles code on load, so it needs an explicit ``ppo:PATH?trust`` (``trust=True`` in
 Python, ``--trust`` on the command line); see docs/security.md.
 
-The policy acts on the same observation as the single-seat training env: the inner ``observation``
-dict of :mod:`mk_env.env` for its seat, with the legal mask. The agent leaves torch's thread count
+The policy acts on the same observation as the single-seat training env of its game (``game`` in the
+file: :mod:`mk_env.env` for the first game, :mod:`mk_env.cave_troll_v0` for Cave Troll): the inner
+``observation`` dict for its seat, with the legal mask. A game other than the file's, or a layout other
+than the one it was trained on, is refused with an error naming both. The agent leaves torch's thread count
 alone: the process decides it (``mk-env`` runs torch on one thread per process, docs/training.md).
 """
 
@@ -17,12 +19,13 @@ from pathlib import Path
 
 import numpy as np
 
-from mk_env.env.observation import Observer
-from mk_env.env.version import ENV_NAME, layout_fingerprint
-from mk_env.rules.game import Game
+from typing import Any
+
+from mk_env.games import DEFAULT_GAME, game_name
 from mk_env.rules.view import PlayerView
 
 from .base import BaseAgent
+from .policy_description import config_game, env_module
 
 DEFAULT_CHECKPOINT = Path(__file__).parent / "checkpoints" / "default.safetensors"
 TRUST_FLAG = "trust"
@@ -42,31 +45,40 @@ class PPOAgent(BaseAgent):
                              f"safetensors (pip install 'mk-env[train]'): {e}") from None
         self.path = Path(path)
         self.config = None if is_sb3_zip(path) else read_config(path)
-        self._game: Game | None = None  # the game last acted in, checked and with its observer
-        self._observer: Observer | None = None
+        self._game: Any = None  # the game last acted in, checked and with its observer
+        self._observer: Any = None
 
     def observation(self, view: PlayerView) -> dict:
         """The seat's observation dict, as the single-seat training env showed it to the learner:
         encoded here from the view's public facts (what the seat may know)."""
         return self._observer_of(view.game).encode(view.public_state(), view.seat)
 
-    def _observer_of(self, game: Game) -> Observer:
+    def _observer_of(self, game: Any) -> Any:
         """The observer of ``game``, made (and the game checked) when the game changes."""
         if game is not self._game:
             self.check_game(game)
-            self._game, self._observer = game, Observer(game)
+            self._game = game
+            self._observer = env_module(game_name(game)).raw_env.observer_class(game)
         return self._observer
 
-    def check_game(self, game: Game) -> None:
-        """Refuse a game whose observation/action layout is not the one the policy was trained on."""
+    def check_game(self, game: Any) -> None:
+        """Refuse a game of another kind than the policy's, or whose observation/action layout is not
+        the one the policy was trained on."""
+        name = game_name(game)
+        trained_for = DEFAULT_GAME if self.config is None else config_game(self.config)
+        if name != trained_for:
+            raise ValueError(f"ppo:{self.path} was trained for {trained_for}; this game is {name}: "
+                             f"the policy cannot read it (use a model trained with mk-env train "
+                             f"--game {name})")
         if self.config is None:
             return
-        mine = layout_fingerprint(game)
+        module = env_module(name)
+        mine = module.layout_fingerprint(game)
         if mine != self.config["layout_fingerprint"]:
             raise ValueError(f"ppo:{self.path} was trained for {self.config['players']} players "
                              f"(layout {self.config['layout_fingerprint']} of {self.config['env']}); "
                              f"this game has {game.num_players} players and layout {mine} of "
-                             f"{ENV_NAME}: the policy cannot read it")
+                             f"{module.ENV_NAME}: the policy cannot read it")
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> int:
         legal = view.legal_actions()

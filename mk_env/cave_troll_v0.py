@@ -5,8 +5,8 @@ docs/cave-troll/environment.md. Importing this module registers ``cave_troll_v0`
 
 from mk_env.cave_troll.env.aec import env, raw_env
 from mk_env.cave_troll.env.single_seat import single_seat_env
-from mk_env.cave_troll.env.version import ENV_NAME, register_pettingzoo
+from mk_env.cave_troll.env.version import ENV_NAME, layout_fingerprint, register_pettingzoo
 
 register_pettingzoo()
 
-__all__ = ["ENV_NAME", "env", "raw_env", "single_seat_env"]
+__all__ = ["ENV_NAME", "env", "layout_fingerprint", "raw_env", "single_seat_env"]

@@ -186,7 +186,7 @@ print(f"{decisions} decisions, {state.turn + 1} turns; returns {returns}; ranks 
 (`render_mode="ansi"` / `"rgb_array"` make `env.render()` return them).
 """),
     ("code", '''\
-from mk_env.env.render import render_ansi, render_rgb
+from mk_env.mountain_king.env.render import render_ansi, render_rgb
 
 print(render_ansi(state))
 '''),
@@ -207,7 +207,7 @@ of a game between the `heuristic` agent and a random one follows. Each game can 
 record that the engine replays exactly.
 """),
     ("code", '''\
-from mk_env.rules import CATEGORIES
+from mk_env.mountain_king.rules import CATEGORIES
 
 for agent in env.possible_agents:
     info = finals[agent]
@@ -357,8 +357,8 @@ browser) with every step.
 """),
     ("code", '''\
 from agents import make_agent
-from mk_env.env.render import render_rgb
-from mk_env.env.replay_html import write_html
+from mk_env.mountain_king.env.render import render_rgb
+from mk_env.mountain_king.env.replay_html import write_html
 from mk_env.records import record_from_state, replay
 from training.play import run_game
 
@@ -416,7 +416,7 @@ print(f"CI={CI}: {GAMES} games of {AGENTS} at {PLAYERS} players on {WORKERS} wor
 import numpy as np
 import matplotlib.pyplot as plt
 
-from mk_env.rules import CATEGORIES
+from mk_env.mountain_king.rules import CATEGORIES
 from training.tournament import run_tournament
 
 t0 = time.perf_counter()
@@ -533,10 +533,115 @@ print("checks passed; results.json in", OUT)
 '''),
 )
 
+# ================================================================================================
+# 04: Cave Troll, the suite's second game
+# ================================================================================================
+CAVE_TROLL = cells(
+    ("md", """
+# Cave Troll: play a game, a small tournament, a chart
+
+*Cave Troll*, the suite's second game, as a PettingZoo AEC environment (`mk_env.cave_troll_v0`):
+adventurers raid a lair room by room while monsters defend it; rooms score gold to whoever has most
+adventurers there at each "Count the Loot!". This notebook plays a game with rendering, runs a small
+tournament of `random`, `heuristic` and `mcts` (the same `run_tournament` as the first game, with
+`game="cave_troll"`) and charts the win rates and the gold.
+
+Training a policy: `mk-env train --game cave_troll` (docs/training.md); `ppo:PATH` then plays it.
+With `CI=true` the tournament is a handful of games; otherwise enough for tighter intervals.
+"""),
+    ("code", SETUP + '''\
+import torch
+
+torch.set_num_threads(1)
+PLAYERS = 3
+AGENTS = ["random", "heuristic", "mcts:8"]
+GAMES = 3 if CI else 60          # a multiple of PLAYERS: every lineup in every seat rotation
+SEED = 0
+OUT = output_dir("04_cave_troll")
+print(f"CI={CI}: {GAMES} games of {AGENTS} at {PLAYERS} players; files in {OUT}")
+'''),
+    ("md", """
+## One game with rendering
+
+Three random players through the AEC loop; `render_mode="ansi"` prints the lair (rooms with their
+gold, counters by colour, the entrances and the pit), `"rgb_array"` draws it.
+"""),
+    ("code", '''\
+import numpy as np
+import matplotlib.pyplot as plt
+
+import mk_env.cave_troll_v0 as cave_troll_v0
+
+env = cave_troll_v0.env(num_players=PLAYERS, render_mode="ansi")
+env.reset(seed=SEED)
+rng = np.random.default_rng(SEED)
+decisions, finals = 0, {}
+for agent in env.agent_iter():
+    observation, reward, termination, truncation, info = env.last()
+    if termination or truncation:
+        action, finals[agent] = None, info  # the final infos: score_breakdown and rank
+    else:
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        decisions += 1
+        if decisions == 40:
+            print("after 40 decisions:", env.unwrapped.describe_action(action))
+            print(env.render())
+    env.step(action)
+for a, info in finals.items():
+    print(a, "rank", info["rank"], info["score_breakdown"])
+image = cave_troll_v0.raw_env(num_players=PLAYERS, render_mode="rgb_array")
+image.reset(seed=SEED)
+plt.figure(figsize=(6, 6))
+plt.imshow(image.render())
+plt.axis("off")
+plt.title("the lair at the start")
+plt.show()
+'''),
+    ("md", """
+## A small tournament
+
+Seat rotation and duplicate seeds, openskill ratings, win rates with 95% Wilson intervals, mean gold.
+"""),
+    ("code", '''\
+from training.tournament import run_tournament
+
+t0 = time.perf_counter()
+results = run_tournament(AGENTS, PLAYERS, GAMES, seed=SEED, workers=1, out=OUT, progress=False,
+                         charts=False, game="cave_troll")
+print(f"{len(results['games'])} games in {time.perf_counter() - t0:.0f} s")
+stats = results["agents"]
+order = sorted(stats, key=lambda a: -stats[a]["rating_mu"])
+for a in order:
+    s = stats[a]
+    lo, hi = s["win_rate_ci95"]
+    print(f"{a:10s} mu {s['rating_mu']:6.2f}  win rate {s['win_rate']:6.1%} ({lo:.0%}-{hi:.0%})  "
+          f"gold {s['mean_honour']:5.1f}")
+'''),
+    ("code", '''\
+fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.5))
+rates = np.array([stats[a]["win_rate"] for a in order])
+ci = np.array([stats[a]["win_rate_ci95"] for a in order])
+left.bar(order, rates, yerr=[rates - ci[:, 0], ci[:, 1] - rates], capsize=6, color="tab:blue")
+left.set_ylim(0, 1)
+left.set_ylabel("win rate (95% CI)")
+right.bar(order, [stats[a]["mean_honour"] for a in order], color="tab:orange")
+right.set_ylabel("mean gold")
+fig.suptitle(f"Cave Troll, {PLAYERS} players, {len(results['games'])} games")
+plt.tight_layout()
+plt.show()
+
+assert len(results["games"]) == GAMES
+assert set(stats) == set(AGENTS)
+assert all(0 <= stats[a]["win_rate"] <= 1 for a in AGENTS)
+print("checks passed; results.json in", OUT)
+'''),
+)
+
 NOTEBOOKS = {
     "01_quickstart.ipynb": QUICKSTART,
     "02_train_ppo.ipynb": TRAIN,
     "03_tournament.ipynb": TOURNAMENT,
+    "04_cave_troll.ipynb": CAVE_TROLL,
 }
 
 

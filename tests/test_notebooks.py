@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-NAMES = ("01_quickstart.ipynb", "02_train_ppo.ipynb", "03_tournament.ipynb")
+NAMES = ("01_quickstart.ipynb", "02_train_ppo.ipynb", "03_tournament.ipynb", "04_cave_troll.ipynb")
 CELL_TIMEOUT_S = 300
 
 nbformat = pytest.importorskip("nbformat")

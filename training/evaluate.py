@@ -7,7 +7,7 @@ tie shares rank 0 and counts as a win). The learner acts greedily
 (``model.predict(..., deterministic=True)``), as the ``ppo:PATH`` agent does.
 
 ``python -m training.evaluate MODEL.safetensors --opponents random,heuristic --games 200`` prints the
-table (an SB3 ``.zip`` only with ``--trust``: it unpickles code, docs/security.md).
+table (``--game cave_troll`` for a Cave Troll model) (an SB3 ``.zip`` only with ``--trust``: it unpickles code, docs/security.md).
 """
 
 from __future__ import annotations
@@ -21,16 +21,21 @@ from typing import Any
 
 import numpy as np
 
+from mk_env.games import DEFAULT_GAME, game_names
+
 from .ratings import wilson_interval
 
 DEFAULT_GAUNTLET = ("random", "heuristic")
 
 
 def evaluate_against(model: Any, opponent: str, games: int, players: int = 2, seed: int = 0,
-                     game_options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Play ``games`` games of ``model`` against the agent ``opponent`` in every other seat."""
+                     game_options: dict[str, Any] | None = None,
+                     game: str = DEFAULT_GAME) -> dict[str, Any]:
+    """Play ``games`` games of ``model`` against the agent ``opponent`` in every other seat, in suite
+    game ``game`` (its single-seat view; "honour" is the game's score: gold in Cave Troll)."""
     from agents import make_agent
-    from mk_env.env import single_seat_env
+    from agents.policy_description import env_module
+    single_seat_env = env_module(game).single_seat_env
     if games < 1:
         raise ValueError(f"games={games}: need at least 1 game")
     model = _as_model(model)
@@ -60,11 +65,11 @@ def evaluate_against(model: Any, opponent: str, games: int, players: int = 2, se
 
 def gauntlet(model: Any, opponents: tuple[str, ...] | list[str] = DEFAULT_GAUNTLET, games: int = 40,
              players: int = 2, seed: int = 0, game_options: dict[str, Any] | None = None,
-             trust: bool = False) -> dict[str, dict[str, Any]]:
+             trust: bool = False, game: str = DEFAULT_GAME) -> dict[str, dict[str, Any]]:
     """:func:`evaluate_against` each opponent spec; ``{spec: result}`` (``trust``: a path may name an
     SB3 zip)."""
     model = _as_model(model, trust)
-    return {spec: evaluate_against(model, spec, games, players, seed, game_options)
+    return {spec: evaluate_against(model, spec, games, players, seed, game_options, game)
             for spec in opponents}
 
 
@@ -88,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="comma-separated agent specs (default random,heuristic)")
     parser.add_argument("--games", type=int, default=200, help="games per opponent (default 200)")
     parser.add_argument("--players", type=int, default=2, help="players per game (default 2)")
+    parser.add_argument("--game", choices=game_names(), default=DEFAULT_GAME,
+                        help=f"the model's game (default {DEFAULT_GAME})")
     parser.add_argument("--seed", type=int, default=10_000, help="first game seed (default 10000)")
     parser.add_argument("--json", default=None, help="also write the results to this file")
     args = parser.parse_args(argv)
@@ -95,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     try:
         results = gauntlet(args.model, [s.strip() for s in args.opponents.split(",")], args.games,
-                           args.players, args.seed, trust=args.trust)
+                           args.players, args.seed, trust=args.trust, game=args.game)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

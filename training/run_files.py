@@ -24,7 +24,7 @@ def save_checkpoint(model: Any, out: Path, seconds: float, settings: dict[str, A
     the wall time so far; older checkpoints beyond ``keep`` go."""
     path = Path(out) / "checkpoints" / f"model_{model.num_timesteps}{SUFFIX}"
     save_model(model, path, settings["players"], settings["game_options"], optimizer=True,
-               training={"settings": settings, "seconds": round(seconds, 1)})
+               training={"settings": settings, "seconds": round(seconds, 1)}, game=settings["game"])
     for old in checkpoints(out)[:-keep]:
         old.unlink()
     return path

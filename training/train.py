@@ -8,6 +8,11 @@ the learner saved every ``--snapshot-every`` steps, the latest snapshot, fixed b
 and to ``DIR/eval.csv``. Snapshots, checkpoints and evaluations happen between rollouts, so each
 one's step count is the exact number of steps its weights were trained on.
 
+``--game cave_troll`` trains on Cave Troll's single-seat view (:mod:`mk_env.cave_troll_v0`) with the
+``flat`` extractor (an MLP over the whole observation; ``cnn`` reads the first game's board grid); its
+gauntlet is random and Cave Troll's heuristic, and its model files name the game and Cave Troll's layout
+fingerprint, so ``ppo:PATH`` plays Cave Troll with it and refuses the other game.
+
 All model files are in the safe format of :mod:`agents.policy_file` (no pickle): checkpoints
 ``DIR/checkpoints/model_<steps>.safetensors`` (with Adam's moments and the run's settings) let
 ``--resume`` continue; the end result is ``DIR/final_model.safetensors``, which
@@ -37,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.policy_file import SUFFIX, load_model, save_model
+from mk_env.games import DEFAULT_GAME
 
 from .imitation import imitate
 from .run_files import checkpoints, plot_learning_curve, read_eval, save_checkpoint, truncate_eval
@@ -44,19 +50,23 @@ from .selfplay import OpponentPool, SelfPlayWrapper
 from .stopping import WORKER_LOST, StopRequest, TrainingStopped, close_vec_env, dead_workers
 from .train_callback import selfplay_callback_class
 from .train_settings import (DEFAULT_OUT, DEFAULTS, PPO_SETTINGS, VEC_KINDS, check_settings, flag,
-                             resume_settings, stored_settings)
+                             new_run_settings, resume_settings, stored_settings)
 
 
 def make_env_fn(players: int, reward: str, opponents: str | dict, snapshot_dir: str | Path,
-                game_options: dict[str, Any] | None = None, worker: bool = False):
-    """A picklable factory of one self-play single-seat env (a Monitor inside, for episode stats).
+                game_options: dict[str, Any] | None = None, worker: bool = False,
+                game: str = DEFAULT_GAME):
+    """A picklable factory of one self-play single-seat env of suite game ``game`` (a Monitor inside,
+    for episode stats).
 
     ``worker``: the env lives in a worker process of its own, which then ignores SIGINT (Ctrl-C
     reaches the whole process group; the main process stops the run and closes the workers) and runs
     torch on one thread."""
     def _init():
         from stable_baselines3.common.monitor import Monitor
-        from mk_env.env import single_seat_env
+
+        from agents.policy_description import env_module
+        single_seat_env = env_module(game).single_seat_env
         if worker:
             import signal
 
@@ -80,7 +90,7 @@ def make_vec_env(n_envs: int, vec: str, seed: int, **env_kwargs: Any):
 
 
 def train(out: str | Path = DEFAULT_OUT, timesteps: int = 200_000, resume: bool = False,
-          trust: bool = False, players: int | None = None, opponents: str | None = None,
+          trust: bool = False, game: str | None = None, players: int | None = None, opponents: str | None = None,
           envs: int | None = None, vec: str | None = None, seed: int | None = None,
           reward: str | None = None, extractor: str | None = None, n_steps: int | None = None,
           batch_size: int | None = None, n_epochs: int | None = None,
@@ -94,7 +104,8 @@ def train(out: str | Path = DEFAULT_OUT, timesteps: int = 200_000, resume: bool 
           imitate_epochs: int = 4, callbacks: list | None = None) -> Path:
     """Train (or ``resume``) a MaskablePPO self-play learner in ``out``; the final model's path.
 
-    A setting left ``None`` takes :data:`DEFAULTS` in a new run and the run's own value on resume
+    ``game``: the suite game (:mod:`mk_env.games`; default the first game; Cave Troll's extractor is
+    ``flat``). A setting left ``None`` takes :data:`DEFAULTS` in a new run and the run's own value on resume
     (see the module docstring for changed settings). ``trust``: resume from a ``.zip`` checkpoint of
     an older version (it unpickles code). ``imitate_spec`` (e.g. ``"heuristic"``): a new run first
     clones ``imitate_decisions`` decisions of that agent (:func:`imitate`). ``callbacks``: more SB3
@@ -104,7 +115,7 @@ def train(out: str | Path = DEFAULT_OUT, timesteps: int = 200_000, resume: bool 
     dead worker stopped the run."""
     import torch
     given = {k: v for k, v in dict(
-        players=players, opponents=opponents, envs=envs, vec=vec, seed=seed, reward=reward,
+        game=game, players=players, opponents=opponents, envs=envs, vec=vec, seed=seed, reward=reward,
         extractor=extractor, n_steps=n_steps, batch_size=batch_size, n_epochs=n_epochs,
         learning_rate=learning_rate, ent_coef=ent_coef, gamma=gamma, snapshot_every=snapshot_every,
         keep_snapshots=keep_snapshots, checkpoint_every=checkpoint_every, eval_every=eval_every,
@@ -124,14 +135,17 @@ def train(out: str | Path = DEFAULT_OUT, timesteps: int = 200_000, resume: bool 
         stored, seconds_before = stored_settings(out, found[-1], trust)
         settings, changed = resume_settings(stored, given)
     else:
-        settings = {**DEFAULTS, **given}
+        settings = new_run_settings(given)
+    if imitate_spec and settings["game"] != DEFAULT_GAME:
+        raise ValueError(f"--imitate warms up a run of {DEFAULT_GAME} only so far, not {settings['game']}")
     check_settings(settings, timesteps, threads)
     torch.set_num_threads(threads)
     out.mkdir(parents=True, exist_ok=True)
     tb = str(out / "tb") if tensorboard and _has_tensorboard() else None
     venv = make_vec_env(settings["envs"], settings["vec"], settings["seed"], players=settings["players"],
                         reward=settings["reward"], opponents=settings["opponents"],
-                        snapshot_dir=out / "snapshots", game_options=settings["game_options"])
+                        snapshot_dir=out / "snapshots", game_options=settings["game_options"],
+                        game=settings["game"])
     try:
         if resume:
             model = _resumed_model(out, found[-1], venv, settings, changed, timesteps, trust, tb,
@@ -220,9 +234,11 @@ def _learn(model: Any, venv: Any, out: Path, settings: dict[str, Any], timesteps
     save_checkpoint(model, out, callback.seconds(), settings)
     final = save_model(model, out / f"final_model{SUFFIX}", settings["players"],
                        settings["game_options"],
-                       training={"settings": settings, "seconds": round(callback.seconds(), 1)})
+                       training={"settings": settings, "seconds": round(callback.seconds(), 1)},
+                       game=settings["game"])
     if read_eval(out):
-        plot_learning_curve(out)
+        plot_learning_curve(out, title=f"MaskablePPO self-play, {settings['game']}, "
+                                       f"{settings['players']} players")
     return final
 
 

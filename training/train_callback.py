@@ -79,7 +79,7 @@ def selfplay_callback_class() -> type:
             folder = self.out / "snapshots"
             s = self.settings
             save_model(self.model, folder / f"snapshot_{self.model.num_timesteps}{SUFFIX}", s["players"],
-                       s["game_options"])
+                       s["game_options"], game=s["game"])
             snaps = sorted(folder.glob(SNAPSHOT_GLOB), key=snapshot_step)
             for old in snaps[:-s["keep_snapshots"]]:
                 old.unlink()
@@ -92,7 +92,7 @@ def selfplay_callback_class() -> type:
             from .evaluate import gauntlet
             s, n = self.settings, self.model.num_timesteps
             results = gauntlet(self.model, s["gauntlet"], s["eval_games"], s["players"], seed=10_000,
-                               game_options=s["game_options"])
+                               game_options=s["game_options"], game=s["game"])
             rows = []
             for spec, r in results.items():
                 self.logger.record(f"eval/win_rate_{spec}", r["win_rate"])

@@ -9,7 +9,7 @@ from typing import Any
 from mk_env.games import DEFAULT_GAME
 
 from . import cli
-from .play import add_game_argument, refuse_other_games
+from .play import add_game_argument, game_options
 from .selfplay import DEFAULT_OPPONENTS
 from .stopping import TrainingStopped
 from .train import train
@@ -18,7 +18,7 @@ from .train_settings import DEFAULT_OUT, DEFAULT_VEC, DEFAULTS, REWARDS, VEC_KIN
 #: the settings given as numbers: setting -> (argument type, help; the flag is ``flag(setting)`` and
 #: the help ends with the default)
 NUMBER_SETTINGS = {
-    "players": (cli.player_count, "players per game, 2-5"),
+    "players": (cli.player_count, "players per game, 2-5 (Cave Troll 2-4)"),
     "envs": (cli.positive_int, "parallel envs"),
     "seed": (cli.seed, "seed"),
     "n_steps": (cli.positive_int, "steps per env per update"),
@@ -35,7 +35,10 @@ NUMBER_SETTINGS = {
 
 def _cmd(args: argparse.Namespace) -> int:
     """Run ``mk-env train``; the exit code."""
-    refuse_other_games(args, "train")
+    if args.backend == "rllib" and args.game not in (None, DEFAULT_GAME):
+        raise cli.UsageError(f"--game {args.game}: --backend rllib trains {DEFAULT_GAME} only so far; "
+                             f"use --backend sb3")
+    options = game_options(args.game or DEFAULT_GAME, board_side=args.board_side)
     if args.backend == "rllib":
         from .rllib_train import train_rllib
         result = train_rllib(players=args.players or DEFAULTS["players"], iterations=args.iterations,
@@ -46,10 +49,10 @@ def _cmd(args: argparse.Namespace) -> int:
         return 0
     try:
         final = train(out=args.out, timesteps=args.timesteps, resume=args.resume, trust=args.trust,
-                      **{name: getattr(args, name) for name in NUMBER_SETTINGS},
+                      game=args.game, **{name: getattr(args, name) for name in NUMBER_SETTINGS},
                       opponents=args.opponents, vec=args.vec, reward=args.reward, extractor=args.extractor,
                       threads=args.threads,
-                      game_options={"board_side": args.board_side} if args.board_side else None,
+                      game_options=options or None,
                       verbose=args.verbose, **_imitation(args.imitate, args.imitate_epochs))
     except TrainingStopped as e:
         print(f"stopped: {e}")
@@ -82,7 +85,8 @@ def register(subparsers) -> None:
         option = flag(name)
         p.add_argument(option, dest=name, metavar=option[2:].replace("-", "_").upper(), type=kind,
                        default=None, help=f"{text} (default {d[name]})")
-    add_game_argument(p, supported=(DEFAULT_GAME,))
+    add_game_argument(p)
+    p.set_defaults(game=None)  # a new run: the first game; --resume: the run's own game
     p.add_argument("--timesteps", type=cli.positive_int, default=200_000,
                    help="total learner steps (with --resume: the total to reach; default 200000)")
     p.add_argument("--opponents", default=None,
@@ -98,7 +102,8 @@ def register(subparsers) -> None:
                         "only for files you trust)")
     p.add_argument("--reward", choices=REWARDS, default=None,
                    help="reward: win, margin or dense (honour changes + win; default)")
-    p.add_argument("--extractor", default=None, help="feature extractor: cnn (default) or flat")
+    p.add_argument("--extractor", default=None,
+                   help="feature extractor: cnn (default) or flat (Cave Troll: flat only, its default)")
     p.add_argument("--imitate", default=None, metavar="AGENT:DECISIONS",
                    help="warm start of a new run: clone this many decisions of an agent "
                         "(e.g. heuristic:8000) before self-play")

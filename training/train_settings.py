@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.policy_file import is_sb3_zip, read_config, refuse_untrusted_zip
+from mk_env.games import DEFAULT_GAME, game_entry
 
 from .selfplay import DEFAULT_OPPONENTS, parse_opponents
 
@@ -17,12 +18,17 @@ DEFAULT_VEC = "dummy"  # measured faster on 2 cores: docs/training.md
 REWARDS = ("win", "margin", "dense")
 #: a run's settings and their defaults for a new run (a resumed run keeps its own)
 DEFAULTS: dict[str, Any] = dict(
-    players=2, opponents=DEFAULT_OPPONENTS, envs=2, vec=DEFAULT_VEC, seed=0, reward="dense",
+    game=DEFAULT_GAME, players=2, opponents=DEFAULT_OPPONENTS, envs=2, vec=DEFAULT_VEC, seed=0, reward="dense",
     extractor="cnn", n_steps=512, batch_size=256, n_epochs=4, learning_rate=3e-4, ent_coef=0.01,
     gamma=0.99, snapshot_every=20_000, keep_snapshots=10, checkpoint_every=20_000, eval_every=10_000,
     eval_games=40, gauntlet=["random", "heuristic"], game_options={})
+#: the extractor a new run of a game takes when ``--extractor`` is not given (the others: ``cnn``, which
+#: reads the first game's board as a grid; Cave Troll's lair is a graph, read flat through an MLP)
+GAME_EXTRACTORS = {"cave_troll": "flat"}
+#: the extractors a game's observation fits (a game not named here: every extractor)
+GAME_ALLOWED_EXTRACTORS = {"cave_troll": ("flat",)}
 #: settings a resumed run cannot change: the network's shape and the game it reads
-FIXED_ON_RESUME = ("players", "extractor", "game_options")
+FIXED_ON_RESUME = ("game", "players", "extractor", "game_options")
 #: settings PPO itself holds (the others shape the envs, the pool and the bookkeeping)
 PPO_SETTINGS = ("n_steps", "batch_size", "n_epochs", "learning_rate", "ent_coef", "gamma")
 #: command-line spelling of settings whose flag is not ``--`` + the name with dashes
@@ -58,6 +64,12 @@ def resume_settings(stored: dict[str, Any], given: dict[str, Any]) -> tuple[dict
     return {**stored, **given}, changed
 
 
+def new_run_settings(given: dict[str, Any]) -> dict[str, Any]:
+    """The settings of a new run: :data:`DEFAULTS` with ``given`` applied (the extractor by game)."""
+    game = given.get("game", DEFAULT_GAME)
+    return {**DEFAULTS, "extractor": GAME_EXTRACTORS.get(game, DEFAULTS["extractor"]), **given}
+
+
 def flag(name: str) -> str:
     """The command-line flag of setting ``name`` (``learning_rate`` -> ``--lr``)."""
     return FLAGS.get(name, "--" + name.replace("_", "-"))
@@ -66,14 +78,18 @@ def flag(name: str) -> str:
 def check_settings(s: dict[str, Any], timesteps: int, threads: int) -> None:
     """Refuse a setting out of its range, naming its flag and what is allowed."""
     from agents.networks import EXTRACTORS
-    if not 2 <= s["players"] <= 5:
-        raise ValueError(f"--players {s['players']}: the game is for 2 to 5 players")
+    entry = game_entry(s["game"])
+    if s["players"] not in entry.player_counts:
+        counts = entry.player_counts
+        raise ValueError(f"--players {s['players']}: {entry.title} is for {counts[0]} to {counts[-1]} "
+                         f"players")
     if timesteps < 1:
         raise ValueError(f"--timesteps {timesteps}: need at least 1")
     if s["reward"] not in REWARDS:
         raise ValueError(f"--reward {s['reward']!r}: allowed: {', '.join(REWARDS)}")
-    if s["extractor"] not in EXTRACTORS:
-        raise ValueError(f"--extractor {s['extractor']!r}: allowed: {', '.join(EXTRACTORS)}")
+    allowed = GAME_ALLOWED_EXTRACTORS.get(s["game"], tuple(EXTRACTORS))
+    if s["extractor"] not in allowed:
+        raise ValueError(f"--extractor {s['extractor']!r}: allowed for {s['game']}: {', '.join(allowed)}")
     if s["vec"] not in VEC_KINDS:
         raise ValueError(f"--vec {s['vec']!r}: allowed: {', '.join(VEC_KINDS)}")
     if s["n_steps"] < 2 or s["batch_size"] < 2:

@@ -1,6 +1,6 @@
 """Every command with ``--game cave_troll`` on a tiny budget: play, tournament (results file, charts,
-ratings), soak (invariants after every decision, failure records that replay), bench; replay and train
-refuse the game in one line."""
+ratings), soak (invariants after every decision, failure records that replay), bench; replay and train's
+rllib backend refuse the game in one line (Cave Troll training: tests/training/test_cave_troll_train.py)."""
 
 from __future__ import annotations
 
@@ -120,7 +120,7 @@ def test_bench_of_cave_troll_measures_env_engine_and_copies(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize("argv", [["replay", "--game", "cave_troll", "game.json"],
-                                  ["train", "--game", "cave_troll", "--timesteps", "8"],
+                                  ["train", "--game", "cave_troll", "--backend", "rllib"],
                                   ["bench", "--game", "cave_troll", "--players", "5"]])
 def test_commands_that_do_not_serve_cave_troll_say_so_in_one_line(argv: list[str],
                                                                   capsys: pytest.CaptureFixture) -> None:

@@ -8,6 +8,8 @@ PettingZoo nor Gymnasium (``import mk_env`` registers the environment through it
 
 from __future__ import annotations
 
+from typing import Any
+
 ENV_VERSION = 0
 ENV_NAME = f"cave_troll_v{ENV_VERSION}"
 #: the factory PettingZoo's registry names
@@ -22,6 +24,24 @@ VERSION_HISTORY: dict[int, tuple[str, str]] = {
 def version_lines() -> str:
     """The Version history's list (markdown), newest last."""
     return "\n".join(f"* v{v} ({release}): {text}" for v, (release, text) in sorted(VERSION_HISTORY.items()))
+
+
+def layout_fingerprint(game: Any) -> str:
+    """A short hex digest (16 hex digits of SHA-256) of what a trained policy depends on: the environment
+    name, the observation arrays (key, shape, entry names) and the action blocks (name, size) of ``game``
+    (a :class:`mk_env.cave_troll.rules.Game`), as the first game's :func:`mk_env.env.version.layout_fingerprint`.
+    A model file records it; ``ppo:PATH`` refuses a game whose fingerprint differs."""
+    import hashlib
+    import json
+
+    from .observation import CaveTrollObserver
+
+    fields = CaveTrollObserver(game).fields
+    layout = game.layout
+    description = {"env": ENV_NAME, "observation": [[f.key, list(f.shape), list(f.entries)] for f in fields],
+                   "actions": [[str(block), int(size)] for block, size in layout.sizes.items()]}
+    text = json.dumps(description, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def register_pettingzoo() -> None:
