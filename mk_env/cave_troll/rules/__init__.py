@@ -1,12 +1,13 @@
-"""The rules engine of *Cave Troll*: pure Python + numpy, no RL imports; the same protocol as the first
-game's :mod:`mk_env.mountain_king.rules` (``Game(num_players, pack=None).new_initial_state(seed)``, ``current_player``,
-``legal_actions``, ``apply``, ``clone``, ``determinize``, ``to_json`` / ``state_from_json``, ``returns``).
+"""The rules engine of *Cave Troll*: pure Python + numpy, no RL imports; the suite's engine protocol
+(:mod:`mk_env.core.protocol`: ``Game(num_players, pack=None).new_initial_state(seed)``, ``current_player``,
+``legal_actions``, ``apply``, ``clone``, ``determinize``, ``to_json`` / ``state_from_json``, ``returns``) and
+the suite's errors (:mod:`mk_env.core.errors`).
 
 >>> from mk_env.cave_troll.rules import Game
 >>> state = Game(num_players=3).new_initial_state(seed=1)
 """
 
-from mk_env.mountain_king.rules import ActionTypeError, ConfigError, IllegalActionError, PackError, StateError
+from mk_env.core.errors import ActionTypeError, ConfigError, IllegalActionError, PackError, StateError
 
 from .content import ArtifactSpec, CaveTrollPack, Lair, Rules
 from .fields import CATEGORIES

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mk_env.mountain_king.rules import IllegalActionError, action_number
+from mk_env.core.errors import IllegalActionError, action_number
 
 from . import artifacts, drawing, monsters, moving
 from .board import occupancy

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mk_env.mountain_king.rules import ConfigError, StateError
+from mk_env.core.errors import ConfigError, StateError
 
 from .board import ROLE_CROWD, ROLE_KNIGHT, ROLE_TREASURE, ROLE_TROLL
 from .content import CaveTrollPack

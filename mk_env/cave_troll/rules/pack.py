@@ -1,6 +1,6 @@
 """Loading and checking a Cave Troll content pack (a folder: ``pack.json`` naming ``lair.json``,
 ``counters.json`` and ``artifacts.json``). Every error is a :class:`PackError` naming the file, the field
-and what is allowed. The JSON readers are the first game's (:mod:`mk_env.mountain_king.rules.pack.fields`), shared.
+and what is allowed. The JSON readers are the suite's (:mod:`mk_env.core.pack_json`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from mk_env.mountain_king.rules.pack.fields import PackError, _dict, _int, _join, _list, _str
+from mk_env.core.pack_json import PackError, join_field, read_int, read_list, read_object, read_str
 
 from .content import ArtifactSpec, CaveTrollPack, Lair, Rules
 from .vocabulary import ADVENTURERS, Artifact, Kind
@@ -46,17 +46,17 @@ def _read(folder: Path, file: str) -> Any:
 
 
 def _label(v: Any, file: str, field: str) -> str:
-    text = _str(v, file, field)
+    text = read_str(v, file, field)
     if len(text) > LIMITS["name"]:
         raise PackError(file, field, f"longer than {LIMITS['name']} characters")
     return text
 
 
 def _pos(v: Any, file: str, field: str) -> tuple[float, float]:
-    _list(v, file, field, length=2)
+    read_list(v, file, field, length=2)
     for i, x in enumerate(v):
         if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x <= LIMITS["pos"]:
-            raise PackError(file, _join(field, i), f"expected a number in 0..{LIMITS['pos']}, got {x!r}")
+            raise PackError(file, join_field(field, i), f"expected a number in 0..{LIMITS['pos']}, got {x!r}")
     return float(v[0]), float(v[1])
 
 
@@ -68,34 +68,34 @@ def _kind_name(enum_type: type, v: Any, file: str, field: str) -> Any:
 
 
 def _load_lair(data: Any, file: str) -> Lair:
-    _dict(data, file, "", required=("rooms", "entrances", "pit", "doorways"), optional=("name",))
-    rooms = _list(data["rooms"], file, "rooms", most=LIMITS["rooms"])
+    read_object(data, file, "", required=("rooms", "entrances", "pit", "doorways"), optional=("name",))
+    rooms = read_list(data["rooms"], file, "rooms", most=LIMITS["rooms"])
     if not rooms:
         raise PackError(file, "rooms", "the lair needs at least one room")
-    entrances = _list(data["entrances"], file, "entrances", most=LIMITS["entrances"])
+    entrances = read_list(data["entrances"], file, "entrances", most=LIMITS["entrances"])
     if not entrances:
         raise PackError(file, "entrances", "the lair needs at least one entrance")
     names: list[str] = []
     pos, gold = [], []
     for i, r in enumerate(rooms):
-        f = _join("rooms", i)
-        _dict(r, file, f, required=("name", "gold", "pos"))
-        names.append(_label(r["name"], file, _join(f, "name")))
-        gold.append(_int(r["gold"], file, _join(f, "gold"), 0, LIMITS["gold"]))
-        pos.append(_pos(r["pos"], file, _join(f, "pos")))
-    places = [(_join("entrances", i), e) for i, e in enumerate(entrances)] + [("pit", data["pit"])]
+        f = join_field("rooms", i)
+        read_object(r, file, f, required=("name", "gold", "pos"))
+        names.append(_label(r["name"], file, join_field(f, "name")))
+        gold.append(read_int(r["gold"], file, join_field(f, "gold"), 0, LIMITS["gold"]))
+        pos.append(_pos(r["pos"], file, join_field(f, "pos")))
+    places = [(join_field("entrances", i), e) for i, e in enumerate(entrances)] + [("pit", data["pit"])]
     for f, e in places:
-        _dict(e, file, f, required=("name", "pos", "doorways"))
-        names.append(_label(e["name"], file, _join(f, "name")))
+        read_object(e, file, f, required=("name", "pos", "doorways"))
+        names.append(_label(e["name"], file, join_field(f, "name")))
         gold.append(0)
-        pos.append(_pos(e["pos"], file, _join(f, "pos")))
+        pos.append(_pos(e["pos"], file, join_field(f, "pos")))
     seen: dict[str, int] = {}
     for i, n in enumerate(names):
         if n in seen:
             raise PackError(file, "names", f"location name {n!r} is used twice")
         seen[n] = i
     n_rooms = len(rooms)
-    pairs = [(f, _join(f, "doorways"), e["doorways"], n_rooms + k) for k, (f, e) in enumerate(places)]
+    pairs = [(f, join_field(f, "doorways"), e["doorways"], n_rooms + k) for k, (f, e) in enumerate(places)]
     doors: list[set[int]] = [set() for _ in names]
 
     def room_of(v: Any, field: str) -> int:
@@ -105,13 +105,13 @@ def _load_lair(data: Any, file: str) -> Lair:
         return seen[v]
 
     for _, field, lst, loc in pairs:
-        for j, v in enumerate(_list(lst, file, field, most=n_rooms)):
-            doors[loc].add(room_of(v, _join(field, j)))
-            doors[room_of(v, _join(field, j))].add(loc)
-    for j, d in enumerate(_list(data["doorways"], file, "doorways", most=n_rooms * n_rooms)):
-        f = _join("doorways", j)
-        _list(d, file, f, length=2)
-        a, b = room_of(d[0], _join(f, 0)), room_of(d[1], _join(f, 1))
+        for j, v in enumerate(read_list(lst, file, field, most=n_rooms)):
+            doors[loc].add(room_of(v, join_field(field, j)))
+            doors[room_of(v, join_field(field, j))].add(loc)
+    for j, d in enumerate(read_list(data["doorways"], file, "doorways", most=n_rooms * n_rooms)):
+        f = join_field("doorways", j)
+        read_list(d, file, f, length=2)
+        a, b = room_of(d[0], join_field(f, 0)), room_of(d[1], join_field(f, 1))
         if a == b:
             raise PackError(file, f, f"a doorway joins two different rooms, got {d[0]!r} twice")
         doors[a].add(b)
@@ -143,26 +143,26 @@ def _check_reachable(file: str, names: list[str], doors: list[set[int]], ents: t
 
 
 def _load_counters(data: Any, file: str) -> tuple[tuple[str, ...], tuple[Kind, ...], tuple[str, ...]]:
-    _dict(data, file, "", required=("colours", "counters"))
-    colours = _list(data["colours"], file, "colours", most=LIMITS["colours"])
+    read_object(data, file, "", required=("colours", "counters"))
+    colours = read_list(data["colours"], file, "colours", most=LIMITS["colours"])
     if len(colours) < 2:
         raise PackError(file, "colours", "at least 2 colours are needed (2-4 players)")
-    cols = tuple(_label(c, file, _join("colours", i)) for i, c in enumerate(colours))
+    cols = tuple(_label(c, file, join_field("colours", i)) for i, c in enumerate(colours))
     if len(set(cols)) != len(cols):
         raise PackError(file, "colours", "a colour is named twice")
     kinds: list[Kind] = []
     labels: list[str] = []
     listed: set[Kind] = set()
-    for i, c in enumerate(_list(data["counters"], file, "counters", most=len(Kind))):
-        f = _join("counters", i)
-        _dict(c, file, f, required=("kind", "name", "count"))
-        kind = _kind_name(Kind, c["kind"], file, _join(f, "kind"))
+    for i, c in enumerate(read_list(data["counters"], file, "counters", most=len(Kind))):
+        f = join_field("counters", i)
+        read_object(c, file, f, required=("kind", "name", "count"))
+        kind = _kind_name(Kind, c["kind"], file, join_field(f, "kind"))
         if kind in listed:
-            raise PackError(file, _join(f, "kind"), f"kind {c['kind']!r} is listed twice")
+            raise PackError(file, join_field(f, "kind"), f"kind {c['kind']!r} is listed twice")
         listed.add(kind)
-        n = _int(c["count"], file, _join(f, "count"), 0, LIMITS["count"])
+        n = read_int(c["count"], file, join_field(f, "count"), 0, LIMITS["count"])
         kinds += [kind] * n
-        labels += [_label(c["name"], file, _join(f, "name"))] * n
+        labels += [_label(c["name"], file, join_field(f, "name"))] * n
     if not any(k in ADVENTURERS for k in kinds):
         raise PackError(file, "counters", "each colour needs at least one adventurer")
     if len(kinds) > LIMITS["slots"]:
@@ -171,34 +171,34 @@ def _load_counters(data: Any, file: str) -> tuple[tuple[str, ...], tuple[Kind, .
 
 
 def _load_artifacts(data: Any, file: str) -> tuple[ArtifactSpec, ...]:
-    _dict(data, file, "", required=("artifacts",))
+    read_object(data, file, "", required=("artifacts",))
     out: list[ArtifactSpec] = []
-    for i, a in enumerate(_list(data["artifacts"], file, "artifacts", most=len(Artifact))):
-        f = _join("artifacts", i)
-        _dict(a, file, f, required=("kind", "name", "gold"))
-        kind = _kind_name(Artifact, a["kind"], file, _join(f, "kind"))
+    for i, a in enumerate(read_list(data["artifacts"], file, "artifacts", most=len(Artifact))):
+        f = join_field("artifacts", i)
+        read_object(a, file, f, required=("kind", "name", "gold"))
+        kind = _kind_name(Artifact, a["kind"], file, join_field(f, "kind"))
         if any(s.kind == kind for s in out):
-            raise PackError(file, _join(f, "kind"), f"artifact {a['kind']!r} is listed twice (one of each)")
-        out.append(ArtifactSpec(kind, _label(a["name"], file, _join(f, "name")),
-                                _int(a["gold"], file, _join(f, "gold"), 0, LIMITS["artifact_gold"])))
+            raise PackError(file, join_field(f, "kind"), f"artifact {a['kind']!r} is listed twice (one of each)")
+        out.append(ArtifactSpec(kind, _label(a["name"], file, join_field(f, "name")),
+                                read_int(a["gold"], file, join_field(f, "gold"), 0, LIMITS["artifact_gold"])))
     return tuple(out)
 
 
 def _load_rules(data: Any) -> Rules:
-    _dict(data, MANIFEST, "rules", optional=tuple(RULE_RANGES))
-    return Rules(**{k: _int(v, MANIFEST, _join("rules", k), *RULE_RANGES[k]) for k, v in data.items()})
+    read_object(data, MANIFEST, "rules", optional=tuple(RULE_RANGES))
+    return Rules(**{k: read_int(v, MANIFEST, join_field("rules", k), *RULE_RANGES[k]) for k, v in data.items()})
 
 
 @lru_cache(maxsize=8)
 def _load(folder: str) -> CaveTrollPack:
     root = Path(folder)
     manifest = _read(root, MANIFEST)
-    _dict(manifest, MANIFEST, "", required=("pack_id", "files"), optional=("game", "description", "rules"))
+    read_object(manifest, MANIFEST, "", required=("pack_id", "files"), optional=("game", "description", "rules"))
     if manifest.get("game", "cave_troll") != "cave_troll":
         raise PackError(MANIFEST, "game", f"this is a pack for {manifest['game']!r}, not 'cave_troll'")
-    files = _dict(manifest["files"], MANIFEST, "files", required=("lair", "counters", "artifacts"))
+    files = read_object(manifest["files"], MANIFEST, "files", required=("lair", "counters", "artifacts"))
     for k, v in files.items():
-        _str(v, MANIFEST, _join("files", k))
+        read_str(v, MANIFEST, join_field("files", k))
     lair = _load_lair(_read(root, files["lair"]), files["lair"])
     colours, kinds, labels = _load_counters(_read(root, files["counters"]), files["counters"])
     artifacts = _load_artifacts(_read(root, files["artifacts"]), files["artifacts"])

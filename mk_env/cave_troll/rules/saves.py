@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mk_env.mountain_king.rules import StateError
+from mk_env.core.errors import StateError
 
 from .fields import FIELDS, INT, INTS, LISTS, Field
 from .invariants import problems

@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from mk_env.core.errors import ConfigError
+
 from . import setup
 from .actions import ActionLayout
 from .content import N_TOKEN_KINDS, PLAYER_COUNTS, TOKEN_KINDS, ContentPack
@@ -25,10 +27,6 @@ from .state import GameState
 
 OPTION_NAMES = ("num_players", "board_side", "workshops", "team_mode", "pack")
 WORKSHOP_SELECTIONS = ("random", "no_duplicates")
-
-
-class ConfigError(ValueError):
-    """A bad game option: names the option, the value given and what is allowed."""
 
 
 _TABLES: OrderedDict[tuple[int, str], tuple[ContentPack, BoardGeometry, ActionLayout]] = OrderedDict()

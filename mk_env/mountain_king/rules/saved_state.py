@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from mk_env.core.errors import StateError
+
 from .actions import N_HORDE, N_SMOOT
 from .fields import ARRAY, ARRAY_FIELDS, FIELD_NAMES, FIELDS, INTS, LISTS
 from .invariants import InvariantError, check_invariants
@@ -42,11 +44,6 @@ _PENDING_NEEDED: dict[int, tuple[str, ...]] = {
     Phase.DIG_MINERAL: ("dig", "return"), Phase.DIG_PEDESTAL: ("dig", "return"),
     Phase.DIG_WORKSHOP: ("dig", "return", "sites"), Phase.STATUE_DEST: ("statue", "back"),
 }
-
-
-class StateError(ValueError):
-    """A saved state that cannot be loaded: corrupt, truncated, from another pack or format, or impossible
-    (a fact no game could reach); the message names the field and what is allowed."""
 
 
 def read_state(game: Game, data: Any) -> GameState:

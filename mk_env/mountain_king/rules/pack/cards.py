@@ -5,20 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from mk_env.mountain_king.rules.content import (RESOURCES, TOKEN_KINDS, TROLL_CLANS, GreatHall, TrollCard, TunnelShape, Workshop,
-                                  WorkshopTrade)
+from mk_env.mountain_king.rules.content import (RESOURCES, TOKEN_KINDS, TROLL_CLANS, GreatHall, TrollCard, TunnelShape,
+                                                Workshop, WorkshopTrade)
 
 from mk_env.mountain_king.rules.geometry import orientations
 
-from .fields import LIMITS, PackError, _amounts, _bool, _cells, _dict, _int, _list, _name, _str, _unique
+from .fields import (LIMITS, PackError, _amounts, read_bool, _cells, read_object, read_int, read_list, read_name,
+                     read_str, check_unique)
 
 def _load_tunnels(data: Any, file: str) -> tuple[TunnelShape, ...]:
-    _dict(data, file, "", required=("tunnels",))
-    items = _list(data["tunnels"], file, "tunnels", most=LIMITS["kinds"])
+    read_object(data, file, "", required=("tunnels",))
+    items = read_list(data["tunnels"], file, "tunnels", most=LIMITS["kinds"])
     out = []
     for i, t in enumerate(items):
         f = f"tunnels[{i}]"
-        _dict(t, file, f, required=("name", "count", "cells", "anchor"))
+        read_object(t, file, f, required=("name", "count", "cells", "anchor"))
         cells = _cells(t["cells"], file, f + ".cells", 2, 5)
         if len(cells) == 5:
             if t["anchor"] is not None:
@@ -27,50 +28,50 @@ def _load_tunnels(data: Any, file: str) -> tuple[TunnelShape, ...]:
         else:
             if t["anchor"] is None:
                 raise PackError(file, f + ".anchor", f"a size-{len(cells)} tunnel needs an anchor")
-            anchor = _int(t["anchor"], file, f + ".anchor", 0, len(cells) - 1)
-        out.append(TunnelShape(name=_str(t["name"], file, f + ".name"),
-                               count=_int(t["count"], file, f + ".count", 1, LIMITS["tile_count"]),
+            anchor = read_int(t["anchor"], file, f + ".anchor", 0, len(cells) - 1)
+        out.append(TunnelShape(name=read_str(t["name"], file, f + ".name"),
+                               count=read_int(t["count"], file, f + ".count", 1, LIMITS["tile_count"]),
                                cells=cells, anchor=anchor))
-    _unique([t.name for t in out], file, "tunnels", "tunnel name")
+    check_unique([t.name for t in out], file, "tunnels", "tunnel name")
     return tuple(out)
 
 
 def _load_trolls(data: Any, file: str) -> tuple[tuple[TrollCard, ...], tuple[TrollCard, ...]]:
-    _dict(data, file, "", required=("starters", "horde"))
+    read_object(data, file, "", required=("starters", "horde"))
     starters = []
-    for i, t in enumerate(_list(data["starters"], file, "starters", most=LIMITS["starters"])):
+    for i, t in enumerate(read_list(data["starters"], file, "starters", most=LIMITS["starters"])):
         f = f"starters[{i}]"
-        _dict(t, file, f, required=("id", "name", "clan", "level", "symbols", "starting"))
+        read_object(t, file, f, required=("id", "name", "clan", "level", "symbols", "starting"))
         if t["clan"] != "starter":
             raise PackError(file, f + ".clan", f"starter trolls have clan 'starter', got {t['clan']!r}")
-        _int(t["level"], file, f + ".level", 0, 0)
+        read_int(t["level"], file, f + ".level", 0, 0)
         symbols = _troll_symbols(t["symbols"], file, f + ".symbols", 1, 2, "starter")
-        starting = _list(t["starting"], file, f + ".starting")
+        starting = read_list(t["starting"], file, f + ".starting")
         if not 1 <= len(starting) <= 3:
             raise PackError(file, f + ".starting", f"expected 1 to 3 starting resources, got {len(starting)}")
         for j, s in enumerate(starting):
-            _name(s, file, f"{f}.starting[{j}]", RESOURCES, "resource")
-        starters.append(TrollCard(id=_str(t["id"], file, f + ".id"), name=_str(t["name"], file, f + ".name"),
+            read_name(s, file, f"{f}.starting[{j}]", RESOURCES, "resource")
+        starters.append(TrollCard(id=read_str(t["id"], file, f + ".id"), name=read_str(t["name"], file, f + ".name"),
                                   clan="starter", level=0, symbols=symbols, starting=tuple(starting)))
     horde = []
-    for i, t in enumerate(_list(data["horde"], file, "horde", most=3 * LIMITS["horde_per_level"])):
+    for i, t in enumerate(read_list(data["horde"], file, "horde", most=3 * LIMITS["horde_per_level"])):
         f = f"horde[{i}]"
-        _dict(t, file, f, required=("id", "name", "clan", "level", "symbols"))
-        clan = _name(t["clan"], file, f + ".clan", TROLL_CLANS, "clan")
-        level = _int(t["level"], file, f + ".level", 1, 3)
+        read_object(t, file, f, required=("id", "name", "clan", "level", "symbols"))
+        clan = read_name(t["clan"], file, f + ".clan", TROLL_CLANS, "clan")
+        level = read_int(t["level"], file, f + ".level", 1, 3)
         symbols = _troll_symbols(t["symbols"], file, f + ".symbols", 1, LIMITS["symbols"], clan)
-        horde.append(TrollCard(id=_str(t["id"], file, f + ".id"), name=_str(t["name"], file, f + ".name"),
+        horde.append(TrollCard(id=read_str(t["id"], file, f + ".id"), name=read_str(t["name"], file, f + ".name"),
                                clan=clan, level=level, symbols=symbols))
-    _unique([t.id for t in starters + horde], file, "starters/horde", "troll id")
+    check_unique([t.id for t in starters + horde], file, "starters/horde", "troll id")
     return tuple(starters), tuple(horde)
 
 
 def _troll_symbols(v: Any, file: str, field: str, lo: int, hi: int, clan: str) -> tuple[str, ...]:
-    _list(v, file, field)
+    read_list(v, file, field)
     if not lo <= len(v) <= hi:
         raise PackError(file, field, f"expected {lo} to {hi} symbols, got {len(v)}")
     for j, s in enumerate(v):
-        _name(s, file, f"{field}[{j}]", TOKEN_KINDS, "token kind")
+        read_name(s, file, f"{field}[{j}]", TOKEN_KINDS, "token kind")
         # a clan cart symbol only appears on a troll of that clan (rulebook, "Carts")
         if s.startswith("cart_") and s != f"cart_{clan}":
             raise PackError(file, f"{field}[{j}]", f"a {clan} troll cannot carry {s!r}")
@@ -79,56 +80,56 @@ def _troll_symbols(v: Any, file: str, field: str, lo: int, hi: int, clan: str) -
 
 
 def _load_workshops(data: Any, file: str) -> tuple[Workshop, ...]:
-    _dict(data, file, "", required=("workshops",))
+    read_object(data, file, "", required=("workshops",))
     out = []
-    for i, w in enumerate(_list(data["workshops"], file, "workshops", most=LIMITS["workshop_kinds"])):
+    for i, w in enumerate(read_list(data["workshops"], file, "workshops", most=LIMITS["workshop_kinds"])):
         f = f"workshops[{i}]"
-        _dict(w, file, f, required=("name", "count", "trades"), optional=("wild_carts_only", "text"))
+        read_object(w, file, f, required=("name", "count", "trades"), optional=("wild_carts_only", "text"))
         trades = []
-        for j, t in enumerate(_list(w["trades"], file, f + ".trades", most=LIMITS["spell_options"])):
+        for j, t in enumerate(read_list(w["trades"], file, f + ".trades", most=LIMITS["spell_options"])):
             tf = f"{f}.trades[{j}]"
             if not isinstance(t, dict):
                 raise PackError(file, tf, f"expected an object, got {type(t).__name__}")
             if "move_from_troll" in t:
-                _dict(t, file, tf, required=("move_from_troll",))
+                read_object(t, file, tf, required=("move_from_troll",))
                 if t["move_from_troll"] is not True:
                     raise PackError(file, tf + ".move_from_troll", "must be true (or leave the key out)")
                 trades.append(WorkshopTrade(move_from_troll=True))
             elif "give_any" in t:
-                _dict(t, file, tf, required=("give_any", "gain"))
-                trades.append(WorkshopTrade(give_any=_int(t["give_any"], file, tf + ".give_any", 1,
+                read_object(t, file, tf, required=("give_any", "gain"))
+                trades.append(WorkshopTrade(give_any=read_int(t["give_any"], file, tf + ".give_any", 1,
                                                           LIMITS["give_any"]),
                                             gain=_amounts(t["gain"], file, tf + ".gain")))
             else:
-                _dict(t, file, tf, required=("give", "gain"), optional=("give_any", "move_from_troll"))
+                read_object(t, file, tf, required=("give", "gain"), optional=("give_any", "move_from_troll"))
                 trades.append(WorkshopTrade(give=_amounts(t["give"], file, tf + ".give"),
                                             gain=_amounts(t["gain"], file, tf + ".gain")))
         if not trades:
             raise PackError(file, f + ".trades", "a workshop needs at least one trade")
-        out.append(Workshop(name=_str(w["name"], file, f + ".name"),
-                            count=_int(w["count"], file, f + ".count", 1, LIMITS["tile_count"]),
+        out.append(Workshop(name=read_str(w["name"], file, f + ".name"),
+                            count=read_int(w["count"], file, f + ".count", 1, LIMITS["tile_count"]),
                             trades=tuple(trades),
-                            wild_carts_only=_bool(w.get("wild_carts_only", False), file, f + ".wild_carts_only"),
-                            text=_str(w.get("text", ""), file, f + ".text", nonempty=False)))
-    _unique([w.name for w in out], file, "workshops", "workshop name")
+                            wild_carts_only=read_bool(w.get("wild_carts_only", False), file, f + ".wild_carts_only"),
+                            text=read_str(w.get("text", ""), file, f + ".text", nonempty=False)))
+    check_unique([w.name for w in out], file, "workshops", "workshop name")
     return tuple(out)
 
 
 def _load_halls(data: Any, file: str, tunnels: tuple[TunnelShape, ...]) -> tuple[GreatHall, ...]:
-    _dict(data, file, "", required=("great_halls",))
+    read_object(data, file, "", required=("great_halls",))
     out = []
-    for i, h in enumerate(_list(data["great_halls"], file, "great_halls", most=LIMITS["kinds"])):
+    for i, h in enumerate(read_list(data["great_halls"], file, "great_halls", most=LIMITS["kinds"])):
         f = f"great_halls[{i}]"
-        _dict(h, file, f, required=("name", "cells", "altar", "low", "high"))
+        read_object(h, file, f, required=("name", "cells", "altar", "low", "high"))
         cells = _cells(h["cells"], file, f + ".cells", 4, 8)
-        altar = _int(h["altar"], file, f + ".altar", 0, len(cells) - 1)
-        low = _int(h["low"], file, f + ".low", 0, LIMITS["honour"])
-        high = _int(h["high"], file, f + ".high", low, LIMITS["honour"])
+        altar = read_int(h["altar"], file, f + ".altar", 0, len(cells) - 1)
+        low = read_int(h["low"], file, f + ".low", 0, LIMITS["honour"])
+        high = read_int(h["high"], file, f + ".high", low, LIMITS["honour"])
         # a hall is laid over tunnels that exactly fill its shape, so some set of tunnel tiles must tile it
         if not _tileable(cells, tunnels):
             raise PackError(file, f + ".cells", "no set of two or more tunnel tiles covers this shape exactly")
-        out.append(GreatHall(name=_str(h["name"], file, f + ".name"), cells=cells, altar=altar, low=low, high=high))
-    _unique([h.name for h in out], file, "great_halls", "hall name")
+        out.append(GreatHall(name=read_str(h["name"], file, f + ".name"), cells=cells, altar=altar, low=low, high=high))
+    check_unique([h.name for h in out], file, "great_halls", "hall name")
     return tuple(out)
 
 

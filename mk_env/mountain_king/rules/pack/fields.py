@@ -1,14 +1,17 @@
-"""Reading a pack's files and JSON values with limits: :class:`PackError`, :data:`LIMITS` and the small typed
-readers every other loader module uses. Each reader takes the value, the file name and the field path used
+"""Reading a pack's files and JSON values with limits: :data:`LIMITS`, the file readers and the readers this
+game's pack needs (resource amounts, cell shapes); the typed JSON readers every loader module uses
+(``read_object``, ``read_int``, ...) and :class:`PackError` are the suite's (:mod:`mk_env.core.pack_json`),
+named here for this package's modules. Each reader takes the value, the file name and the field path used
 in error messages (``spells.json: spells[3].params.moves: 0 is below the minimum 1 (allowed: 1..10)``)."""
 
 from __future__ import annotations
 
 import json
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from mk_env.core.pack_json import (PackError, check_unique, join_field, read_bool, read_int, read_list,  # noqa: F401
+                                   read_name, read_object, read_str, short_repr)
 from mk_env.mountain_king.rules.content import RESOURCES
 
 DEFAULT_PACK_DIR = Path(__file__).resolve().parent.parent.parent / "data" / "default"
@@ -43,104 +46,27 @@ LIMITS: dict[str, int] = {
 }
 
 
-class PackError(ValueError):
-    """A content pack is missing, unreadable or inconsistent; the message names the file and the field."""
-
-    def __init__(self, file: str, field: str, message: str) -> None:
-        self.file = file
-        self.field = field
-        super().__init__(f"{file}: {field}: {message}" if field else f"{file}: {message}")
-
-
-
-def _dict(v: Any, file: str, field: str, required: tuple[str, ...] | set[str] = (),
-          optional: tuple[str, ...] | set[str] = ()) -> dict:
-    if not isinstance(v, dict):
-        raise PackError(file, field or "<top>", f"expected an object, got {type(v).__name__}")
-    allowed = set(required) | set(optional)
-    for k in v:
-        if k not in allowed:
-            raise PackError(file, _join(field, k), f"unknown key {k!r}; allowed: {', '.join(sorted(allowed))}")
-    for k in required:
-        if k not in v:
-            raise PackError(file, _join(field, k), "missing")
-    return v
-
-
-def _join(field: str, key: str | int) -> str:
-    if isinstance(key, int):
-        return f"{field}[{key}]"
-    return f"{field}.{key}" if field else key
-
-
-def _list(v: Any, file: str, field: str, length: int | None = None, most: int | None = None) -> list:
-    if not isinstance(v, list):
-        raise PackError(file, field, f"expected a list, got {type(v).__name__}")
-    if length is not None and len(v) != length:
-        raise PackError(file, field, f"expected {length} items, got {len(v)}")
-    if most is not None and len(v) > most:
-        raise PackError(file, field, f"{len(v)} items; at most {most} are allowed")
-    return v
-
-
-def _int(v: Any, file: str, field: str, lo: int | None = None, hi: int | None = None) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise PackError(file, field, f"expected an integer, got {short_repr(v)}")
-    allowed = f"allowed: {lo if lo is not None else '...'}..{hi if hi is not None else '...'}"
-    if lo is not None and v < lo:
-        raise PackError(file, field, f"{short_repr(v)} is below the minimum {lo} ({allowed})")
-    if hi is not None and v > hi:
-        raise PackError(file, field, f"{short_repr(v)} is above the maximum {hi} ({allowed})")
-    return v
-
-
-def short_repr(v: Any, width: int = 40) -> str:
-    """``repr(v)`` cut to ``width`` characters, for error messages about values a hostile file may make
-    huge (an integer of thousands of digits is not even printable)."""
-    if isinstance(v, int) and v.bit_length() > 100:
-        return f"an integer of {v.bit_length()} bits"
-    text = repr(v)
-    return text if len(text) <= width else text[:width - 3] + "..."
-
-
-def _bool(v: Any, file: str, field: str) -> bool:
-    if not isinstance(v, bool):
-        raise PackError(file, field, f"expected true or false, got {v!r}")
-    return v
-
-
-def _str(v: Any, file: str, field: str, nonempty: bool = True) -> str:
-    if not isinstance(v, str) or (nonempty and not v.strip()):
-        raise PackError(file, field, f"expected a non-empty string, got {v!r}")
-    return v
-
-
-def _name(v: Any, file: str, field: str, allowed: tuple[str, ...], what: str) -> str:
-    if not isinstance(v, str) or v not in allowed:
-        raise PackError(file, field, f"unknown {what} {v!r}; allowed: {', '.join(allowed)}")
-    return v
-
-
 def _amounts(v: Any, file: str, field: str) -> tuple[tuple[str, int], ...]:
     """A JSON object resource name -> positive count, as (name, count) pairs in RESOURCES order."""
-    _dict(v, file, field, optional=RESOURCES)
+    read_object(v, file, field, optional=RESOURCES)
     if not v:
         raise PackError(file, field, "must name at least one resource")
     for k, n in v.items():
-        _int(n, file, _join(field, k), 1, LIMITS["amount"])
+        read_int(n, file, join_field(field, k), 1, LIMITS["amount"])
     return tuple((r, v[r]) for r in RESOURCES if r in v)
 
 
 def _cells(v: Any, file: str, field: str, lo: int, hi: int) -> tuple[tuple[int, int], ...]:
     """A connected set of ``lo``..``hi`` distinct (row, col) cells."""
-    _list(v, file, field)
+    read_list(v, file, field)
     if not lo <= len(v) <= hi:
         raise PackError(file, field, f"size {len(v)} is outside {lo}..{hi}")
     cells = []
     for i, c in enumerate(v):
-        _list(c, file, _join(field, i), length=2)
+        read_list(c, file, join_field(field, i), length=2)
         top = LIMITS["cell_offset"]
-        cells.append((_int(c[0], file, f"{field}[{i}][0]", 0, top), _int(c[1], file, f"{field}[{i}][1]", 0, top)))
+        cells.append((read_int(c[0], file, f"{field}[{i}][0]", 0, top),
+                      read_int(c[1], file, f"{field}[{i}][1]", 0, top)))
     if len(set(cells)) != len(cells):
         raise PackError(file, field, "repeats a cell")
     if not _connected(cells):
@@ -160,13 +86,6 @@ def _connected(cells: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> bo
                 seen.add(q)
                 stack.append(q)
     return len(seen) == len(cellset)
-
-
-def _unique(values: list[str], file: str, field: str, what: str) -> None:
-    dup = [k for k, n in Counter(values).items() if n > 1]
-    if dup:
-        raise PackError(file, field, f"duplicate {what} {dup[0]!r}")
-
 
 
 def _read_text(root: Path, rel: str) -> str:

@@ -12,7 +12,8 @@ from mk_env.mountain_king.rules.content import MINERALS, N_CLANS, N_TIERS, RESOU
 
 from .boards import parse_board
 from .cards import _load_halls, _load_trolls, _load_tunnels, _load_workshops
-from .fields import LIMITS, MANIFEST, PackError, _dict, _int, _list, _read_json, _read_text, _str, _unique
+from .fields import (LIMITS, MANIFEST, PackError, read_object, read_int, read_list, _read_json, _read_text, read_str,
+                     check_unique)
 from .numbers import _check_action_space, _load_coronation, _load_rules
 from .spells import _load_spells
 
@@ -40,71 +41,71 @@ def load_folder(root: Path) -> tuple[ContentPack, tuple[str, ...]]:
         raise PackError(MANIFEST, "", f"pack folder not found ({root})")
     m = _read_json(root, MANIFEST)
     file = MANIFEST
-    _dict(m, file, "", required=(
+    read_object(m, file, "", required=(
         "name", "version", "files", "components", "tunnel_honour", "statue_values", "pedestal_multiplier",
         "pedestal_tokens", "coronation_tokens", "supply", "statues_per_clan", "pedestals_per_clan", "rules"))
-    name = _str(m["name"], file, "name")
-    version = _str(m["version"], file, "version")
+    name = read_str(m["name"], file, "name")
+    version = read_str(m["version"], file, "version")
 
-    files = _dict(m["files"], file, "files", required=("boards", *DATA_FILES))
-    board_files = _list(files["boards"], file, "files.boards")
+    files = read_object(m["files"], file, "files", required=("boards", *DATA_FILES))
+    board_files = read_list(files["boards"], file, "files.boards")
     if not board_files:
         raise PackError(file, "files.boards", "needs at least one board side")
     rel_files = []
     for i, b in enumerate(board_files):
-        _str(b, file, f"files.boards[{i}]")
+        read_str(b, file, f"files.boards[{i}]")
         if not b.endswith(".txt"):
             raise PackError(file, f"files.boards[{i}]", f"board maps are .txt files, got {b!r}")
         rel_files.append(b)
     for k in DATA_FILES:
-        rel = _str(files[k], file, f"files.{k}")
+        rel = read_str(files[k], file, f"files.{k}")
         if not rel.endswith(".json"):
             raise PackError(file, f"files.{k}", f"expected a .json file, got {rel!r}")
         rel_files.append(rel)
-    _unique(rel_files, file, "files", "file")
+    check_unique(rel_files, file, "files", "file")
     for rel in rel_files:
         p = Path(rel)
         if p.is_absolute() or ".." in p.parts:
             raise PackError(file, "files", f"{rel!r} must be a path inside the pack folder")
 
-    comp = _dict(m["components"], file, "components", required=_COMPONENT_KEYS)
+    comp = read_object(m["components"], file, "components", required=_COMPONENT_KEYS)
     for k in _COMPONENT_KEYS:
         if k != "horde_trolls":
-            _int(comp[k], file, f"components.{k}", lo=0)
-    horde_counts = _dict(comp["horde_trolls"], file, "components.horde_trolls", required=("1", "2", "3"))
+            read_int(comp[k], file, f"components.{k}", lo=0)
+    horde_counts = read_object(comp["horde_trolls"], file, "components.horde_trolls", required=("1", "2", "3"))
     for k, v in horde_counts.items():
-        _int(v, file, f"components.horde_trolls.{k}", 0, LIMITS["horde_per_level"])
+        read_int(v, file, f"components.horde_trolls.{k}", 0, LIMITS["horde_per_level"])
 
     rules = _load_rules(m["rules"], file)
     honour = LIMITS["honour"]
-    honour_raw = _dict(m["tunnel_honour"], file, "tunnel_honour", optional=("2", "3", "4", "5"))
+    honour_raw = read_object(m["tunnel_honour"], file, "tunnel_honour", optional=("2", "3", "4", "5"))
     tunnel_honour: dict[int, dict[str, int]] = {}
     for k, row in honour_raw.items():
-        _dict(row, file, f"tunnel_honour.{k}", required=MINERALS)
-        tunnel_honour[int(k)] = {mn: _int(row[mn], file, f"tunnel_honour.{k}.{mn}", 0, honour) for mn in MINERALS}
+        read_object(row, file, f"tunnel_honour.{k}", required=MINERALS)
+        tunnel_honour[int(k)] = {mn: read_int(row[mn], file, f"tunnel_honour.{k}.{mn}", 0, honour) for mn in MINERALS}
     tunnel_honour = dict(sorted(tunnel_honour.items()))
 
-    statue_values = tuple(_int(x, file, f"statue_values[{i}]", 0, honour)
-                          for i, x in enumerate(_list(m["statue_values"], file, "statue_values", N_TIERS)))
-    pedestal_multiplier = _int(m["pedestal_multiplier"], file, "pedestal_multiplier", 1,
+    statue_values = tuple(read_int(x, file, f"statue_values[{i}]", 0, honour)
+                          for i, x in enumerate(read_list(m["statue_values"], file, "statue_values", N_TIERS)))
+    pedestal_multiplier = read_int(m["pedestal_multiplier"], file, "pedestal_multiplier", 1,
                                LIMITS["pedestal_multiplier"])
-    tokens = _list(m["pedestal_tokens"], file, "pedestal_tokens")
+    tokens = read_list(m["pedestal_tokens"], file, "pedestal_tokens")
     if len(tokens) != N_TIERS * N_CLANS:
         raise PackError(file, "pedestal_tokens", f"expected {N_TIERS * N_CLANS} tokens (one per tier and clan), "
                         f"got {len(tokens)}")
     if len(tokens) != comp["pedestal_tokens"]:
         raise PackError(file, "pedestal_tokens", f"{len(tokens)} tokens but components.pedestal_tokens is "
                         f"{comp['pedestal_tokens']}")
-    pedestal_tokens = tuple(_int(x, file, f"pedestal_tokens[{i}]", 0, honour) for i, x in enumerate(tokens))
+    pedestal_tokens = tuple(read_int(x, file, f"pedestal_tokens[{i}]", 0, honour) for i, x in enumerate(tokens))
     if not any(pedestal_tokens):
         raise PackError(file, "pedestal_tokens", "every token is worth 0; at least one must be worth 1 or more (the "
                         "observation scales the pedestal track by the largest token)")
     coronation_tokens = _load_coronation(m["coronation_tokens"], file)
 
-    sup = _dict(m["supply"], file, "supply", required=RESOURCES)
-    supply = {r: _int(sup[r], file, f"supply.{r}", 1, LIMITS["supply"]) for r in RESOURCES}
-    statues_per_clan = _int(m["statues_per_clan"], file, "statues_per_clan", 1, LIMITS["statues_per_clan"])
-    pedestals_per_clan = _int(m["pedestals_per_clan"], file, "pedestals_per_clan", 1,
+    sup = read_object(m["supply"], file, "supply", required=RESOURCES)
+    supply = {r: read_int(sup[r], file, f"supply.{r}", 1, LIMITS["supply"]) for r in RESOURCES}
+    statues_per_clan = read_int(m["statues_per_clan"], file, "statues_per_clan", 1, LIMITS["statues_per_clan"])
+    pedestals_per_clan = read_int(m["pedestals_per_clan"], file, "pedestals_per_clan", 1,
                               LIMITS["pedestals_per_clan"])
 
     # --- boards

@@ -8,11 +8,11 @@ import math
 from typing import Any
 
 from mk_env.mountain_king.rules.actions import HORDE_BENEATH, HORDE_ROW, HORDE_ROWS, TROLLSMOOT_ROWS
-from mk_env.mountain_king.rules.content import (MINERALS, PLAYER_COUNTS, RESOURCES, TOKEN_KINDS, BoardSide, GreatHall, Spell,
-                                  TunnelShape, Workshop)
+from mk_env.mountain_king.rules.content import (MINERALS, PLAYER_COUNTS, RESOURCES, TOKEN_KINDS, BoardSide, GreatHall,
+                                                Spell, TunnelShape, Workshop)
 from mk_env.mountain_king.rules.geometry import orientations
 
-from .fields import LIMITS, MANIFEST, PackError, _dict, _int, _list, short_repr
+from .fields import LIMITS, MANIFEST, PackError, read_object, read_int, read_list, short_repr
 
 #: Rule keys and the range each may take; the engine reads every one of them (``Game`` and ``ActionLayout``).
 #: ``set_size`` must also stay below ``trade_rate`` (final scoring's exact best-sets count relies on it).
@@ -50,9 +50,9 @@ FIXED_RULES: dict[str, tuple[object, str]] = {
 def _load_rules(raw: Any, file: str) -> dict:
     """``pack.json`` ``rules``: each editable number in its range, each fixed one (may be left out) at the
     engine's value; returns every rule key with its value."""
-    rules = _dict(raw, file, "rules", required=tuple(RULE_RANGES), optional=tuple(FIXED_RULES))
+    rules = read_object(raw, file, "rules", required=tuple(RULE_RANGES), optional=tuple(FIXED_RULES))
     for k, (lo, hi) in RULE_RANGES.items():
-        _int(rules[k], file, f"rules.{k}", lo, hi)
+        read_int(rules[k], file, f"rules.{k}", lo, hi)
     rate, size = rules["trade_rate"], rules["set_size"]
     if size >= rate:
         raise PackError(file, "rules.set_size", f"{size} is not below trade_rate {rate}: final scoring counts the "
@@ -71,15 +71,15 @@ def _load_coronation(raw: Any, file: str) -> dict[int, tuple[int, ...]]:
     """``pack.json`` ``coronation_tokens``: player count -> token values. Each player takes at most one
     token (the first time the trollsmoot is full) and the last one triggers the end, so a count has 1 to
     that many tokens: more could never all be taken and the game would never end."""
-    _dict(raw, file, "coronation_tokens", optional=tuple(str(n) for n in PLAYER_COUNTS))
+    read_object(raw, file, "coronation_tokens", optional=tuple(str(n) for n in PLAYER_COUNTS))
     out: dict[int, tuple[int, ...]] = {}
     for k, v in raw.items():
         field = f"coronation_tokens.{k}"
-        vals = _list(v, file, field)
+        vals = read_list(v, file, field)
         if not 1 <= len(vals) <= int(k):
             raise PackError(file, field, f"{len(vals)} tokens; {k} players can take 1..{k} (one each, and the "
                             "last one ends the game)")
-        out[int(k)] = tuple(_int(x, file, f"{field}[{j}]", 0, LIMITS["honour"]) for j, x in enumerate(vals))
+        out[int(k)] = tuple(read_int(x, file, f"{field}[{j}]", 0, LIMITS["honour"]) for j, x in enumerate(vals))
     return dict(sorted(out.items()))
 
 

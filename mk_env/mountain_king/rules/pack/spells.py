@@ -9,7 +9,8 @@ from typing import Any
 from mk_env.mountain_king.rules.content import Spell
 from mk_env.mountain_king.rules.spells import SPELL_EFFECTS as _EFFECTS
 
-from .fields import LIMITS, PackError, _amounts, _bool, _dict, _int, _list, _name, _str, _unique
+from .fields import (LIMITS, PackError, _amounts, read_bool, read_object, read_int, read_list, read_name, read_str,
+                     check_unique)
 
 #: Spell effects the engine implements, and the params each one takes (name -> kind of value): read from
 #: the effects' table (:data:`mk_env.mountain_king.rules.spells.SPELL_EFFECTS`), where each effect is declared once.
@@ -19,31 +20,31 @@ _SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 def _load_spells(data: Any, file: str) -> tuple[Spell, ...]:
-    _dict(data, file, "", required=("spells",))
+    read_object(data, file, "", required=("spells",))
     out = []
-    for i, s in enumerate(_list(data["spells"], file, "spells", most=LIMITS["spells"])):
+    for i, s in enumerate(read_list(data["spells"], file, "spells", most=LIMITS["spells"])):
         f = f"spells[{i}]"
-        _dict(s, file, f, required=("id", "name", "effect", "params"), optional=("text",))
-        sid = _str(s["id"], file, f + ".id")
+        read_object(s, file, f, required=("id", "name", "effect", "params"), optional=("text",))
+        sid = read_str(s["id"], file, f + ".id")
         if not _SNAKE.match(sid):
             raise PackError(file, f + ".id", f"{sid!r} is not snake_case")
-        effect = _name(s["effect"], file, f + ".effect", tuple(SPELL_EFFECTS), "effect")
+        effect = read_name(s["effect"], file, f + ".effect", tuple(SPELL_EFFECTS), "effect")
         schema = SPELL_EFFECTS[effect]
-        params = _dict(s["params"], file, f + ".params", required=tuple(schema))
+        params = read_object(s["params"], file, f + ".params", required=tuple(schema))
         for key, kind in schema.items():
             pf = f"{f}.params.{key}"
             if kind == "bool":
-                _bool(params[key], file, pf)
+                read_bool(params[key], file, pf)
             elif kind == "positive_int":
-                _int(params[key], file, pf, 1, LIMITS["statue_moves"])
+                read_int(params[key], file, pf, 1, LIMITS["statue_moves"])
             elif kind == "resource_options":
-                opts = _list(params[key], file, pf, most=LIMITS["spell_options"])
+                opts = read_list(params[key], file, pf, most=LIMITS["spell_options"])
                 if not opts:
                     raise PackError(file, pf, "needs at least one option")
                 for j, o in enumerate(opts):
                     _amounts(o, file, f"{pf}[{j}]")
-        text = _str(s.get("text", ""), file, f + ".text", nonempty=False)
-        out.append(Spell(id=sid, name=_str(s["name"], file, f + ".name"), effect=effect,
+        text = read_str(s.get("text", ""), file, f + ".text", nonempty=False)
+        out.append(Spell(id=sid, name=read_str(s["name"], file, f + ".name"), effect=effect,
                          params=json.loads(json.dumps(params)), text=text))
-    _unique([s.id for s in out], file, "spells", "spell id")
+    check_unique([s.id for s in out], file, "spells", "spell id")
     return tuple(out)
