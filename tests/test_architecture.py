@@ -18,10 +18,11 @@ MAX_LINES = 400
 #: dotted prefix); a module belongs to the layer of the first pattern its dotted name starts with
 LAYERS = (
     ("rules", ("mk_env.core", "mk_env.mountain_king.rules", "mk_env.cave_troll.rules"), ("numpy",)),
-    ("env", ("mk_env",), ("mk_env.core", "mk_env.mountain_king.rules", "mk_env.cave_troll.rules")),
+    ("env", ("mk_env", "mk_env.core.env"), ("mk_env.core", "mk_env.mountain_king.rules", "mk_env.cave_troll.rules")),
     ("agents", ("agents",), ("mk_env",)),
     ("training", ("training",), ("mk_env", "agents")),
 )
+ORDER = [name for name, _, _ in LAYERS]
 #: the layers above each one: an import of any of them is an upward import
 ABOVE = {"rules": ("mk_env", "agents", "training"), "env": ("agents", "training"), "agents": ("training",),
          "training": ()}
@@ -38,7 +39,8 @@ MODULES = dict(_modules())
 
 
 def _layer(module: str) -> str:
-    return next(name for name, prefixes, _ in LAYERS if any(_within(module, p) for p in prefixes))
+    """The layer of the longest prefix ``module`` starts with (``mk_env.core.env`` is env, ``mk_env.core`` rules)."""
+    return max((len(p), name) for name, prefixes, _ in LAYERS for p in prefixes if _within(module, p))[1]
 
 
 def _within(module: str, prefix: str) -> bool:
@@ -81,6 +83,9 @@ def test_the_layers_import_one_way_and_the_rules_only_numpy():
         _, own, allowed = next(entry for entry in LAYERS if entry[0] == layer)
         for name, line in _imports(module, path, at_import_time=False):
             top = name.partition(".")[0]
+            if name in MODULES and ORDER.index(_layer(name)) > ORDER.index(layer):  # a module of ours above
+                upward.append(f"{path.relative_to(ROOT)}:{line}: the {layer} layer imports {name}")
+                continue
             if any(_within(name, p) for p in (*own, *allowed)) or top in sys.stdlib_module_names:
                 continue
             if layer == "rules" or top in ABOVE[layer] or (layer == "env" and top == "mk_env"):

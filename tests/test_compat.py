@@ -52,3 +52,21 @@ def test_mk_env_env_is_still_the_first_games_factory_and_pickles_by_name():
     env = mk_env.env(num_players=2)
     env.reset(seed=0)
     assert env.unwrapped.__class__ is mountain_king_v0.raw_env
+
+
+def test_the_shared_pieces_keep_their_old_names_as_the_same_objects():
+    from mk_env.core import errors, pack_json
+    from mk_env.core.env import safety, wrappers
+    from mk_env.env import aec
+    from mk_env.env import wrappers as old_wrappers
+    from mk_env.rules import ConfigError, IllegalActionError, PackError, StateError
+    from mk_env.rules.pack import fields
+
+    assert (IllegalActionError, ConfigError, StateError, PackError) == (
+        errors.IllegalActionError, errors.ConfigError, errors.StateError, errors.PackError)
+    assert fields.read_object is pack_json.read_object and fields.PackError is PackError
+    assert aec._OrderWrapper is safety._OrderWrapper and aec.warn_illegal_action is safety.warn_illegal_action
+    assert old_wrappers.FlattenObservation is wrappers.FlattenObservation
+    import mk_env.cave_troll_v0 as cave_troll_v0
+
+    assert type(cave_troll_v0.env(num_players=2)) is type(mk_env.env(num_players=2)) is safety._OrderWrapper

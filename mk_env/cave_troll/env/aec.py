@@ -14,6 +14,7 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from mk_env.cave_troll.rules import Game, Phase
+from mk_env.core.env.safety import safety_wrappers
 from mk_env.mountain_king.env import aec as mk_aec
 
 from .env_doc import PAGE
@@ -27,12 +28,11 @@ RENDER_MODES = ("ansi", "rgb_array")
 
 
 def env(num_players: int = 4, render_mode: str | None = None, **kwargs: Any) -> AECEnv:
-    """The environment with PettingZoo's usual safety wrappers (the first game's): an illegal action ends
+    """The environment with PettingZoo's usual safety wrappers (the suite's): an illegal action ends
     the game with the offending agent losing (reward -1, others 0, ``infos[agent]["illegal_action"]`` says
     why; the first time, a warning). ``kwargs``: those of :class:`raw_env`."""
     kwargs.setdefault("strict", False)
-    e: AECEnv = raw_env(num_players, render_mode=render_mode, **kwargs)
-    return mk_aec._OrderWrapper(mk_aec._BoundsWrapper(e))
+    return safety_wrappers(raw_env(num_players, render_mode=render_mode, **kwargs))
 
 
 class raw_env(mk_aec.raw_env):  # noqa: N801 - PettingZoo's naming convention

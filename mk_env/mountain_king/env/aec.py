@@ -9,9 +9,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
+from mk_env.core.env.safety import (_BoundsWrapper, _OrderWrapper, safety_wrappers,  # noqa: F401 - old pickles' names
+                                    warn_illegal_action)
 from mk_env.mountain_king.rules import Game, GameState, IllegalActionError, Phase, scoring
 from mk_env.mountain_king.rules.errors import ActionTypeError, action_number
 
@@ -32,76 +32,7 @@ def env(num_players: int = 4, render_mode: str | None = None, **kwargs: Any) -> 
     first time, a warning). ``kwargs``: those of :class:`raw_env` (``observation``, ``reward``,
     game options)."""
     kwargs.setdefault("strict", False)
-    e: AECEnv = raw_env(num_players, render_mode=render_mode, **kwargs)
-    e = _BoundsWrapper(e)
-    return _OrderWrapper(e)
-
-
-class _BoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
-    """PettingZoo's ``AssertOutOfBoundsWrapper`` with a fast path for the usual action (a plain int
-    inside the action space), which its check accepts anyway; anything else takes its check."""
-
-    def __init__(self, env: AECEnv):
-        super().__init__(env)
-        self._n_actions = env.unwrapped.game.layout.size
-
-    def step(self, action: Any) -> None:
-        if type(action) is int and 0 <= action < self._n_actions:
-            self.env.step(action)
-        else:  # a numpy integer or a 0-d integer array is the same action; other types raise
-            super().step(None if action is None else action_number(action, self._n_actions))
-
-    state = state_property(lambda env: env.env.state)
-
-
-class _OrderWrapper(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's ``OrderEnforcingWrapper`` whose ``last()``, ``step()`` and ``agent_iter()`` reach
-    the environment directly once it has been reset: the same checks, without a chain of
-    ``__getattr__`` calls per attribute read."""
-
-    def __init__(self, env: AECEnv):
-        super().__init__(env)
-        self._raw = env.unwrapped
-
-    def last(self, observe: bool = True) -> tuple:
-        if not self._has_reset:
-            return super().last(observe)
-        return self._raw.last(observe)
-
-    def step(self, action: Any) -> None:
-        if self._has_reset and self._raw.agents:
-            self._has_updated = True
-            self.env.step(action)
-        else:
-            super().step(action)
-
-    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
-        if not self._has_reset:
-            return super().agent_iter(max_iter)
-        return _OrderIterable(self, max_iter)
-
-    state = state_property(lambda env: lambda: wrappers.OrderEnforcingWrapper.state(env))
-
-    def __str__(self) -> str:
-        return str(self.env)
-
-
-class _OrderIterable(AECOrderEnforcingIterable):
-    def __iter__(self) -> AECOrderEnforcingIterator:
-        return _OrderIterator(self.env, self.max_iter)
-
-
-class _OrderIterator(AECOrderEnforcingIterator):
-    """PettingZoo's order-enforcing agent iterator, reading the environment's attributes directly."""
-
-    def __next__(self) -> str:
-        raw = self.env._raw
-        if not raw.agents or self.iters_til_term <= 0:
-            raise StopIteration
-        self.iters_til_term -= 1
-        assert self.env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
-        self.env._has_updated = False
-        return raw.agent_selection
+    return safety_wrappers(raw_env(num_players, render_mode=render_mode, **kwargs))
 
 
 #: the AEC bookkeeping a pickled environment carries beside its options and the game's JSON
@@ -333,13 +264,3 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         for k, v in data["aec"].items():
             setattr(self, k, v)
 
-
-def warn_illegal_action(agent: str, action: Any, message: str, reward: float, name: str = ENV_NAME) -> None:
-    """PettingZoo's illegal-move warning, naming the environment, the agent, the action and why it is illegal."""
-    from pettingzoo.utils.env_logger import EnvLogger
-
-    EnvLogger._generic_warning(
-        f"[WARNING]: {name}: {agent} chose an illegal action, {action!r}: {message}. The game ends "
-        f"with {agent} losing (reward {reward:g}); choose actions where obs['action_mask'] is 1. Later "
-        "illegal actions of this environment are counted in infos[agent]['illegal_actions'] without a "
-        "warning.")

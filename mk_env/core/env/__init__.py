@@ -1,0 +1,3 @@
+"""The AEC machinery the suite's environments share (PettingZoo and Gymnasium, the env layer):
+:mod:`.safety` (the safety wrappers every ``env()`` puts around its ``raw_env``, the illegal-action
+warning) and :mod:`.wrappers` (the observation styles and :class:`~.wrappers.FlattenObservation`)."""
