@@ -1,6 +1,6 @@
 """The Cave Troll environment's version and its registration with PettingZoo.
 
-The version rule is the first game's (:mod:`mk_env.env.version`): any change to the observations, the
+The version rule is the suite's (:mod:`mk_env.core.env.version`): any change to the observations, the
 actions, the rules or the rewards bumps ``ENV_VERSION`` (``cave_troll_v0`` -> ``cave_troll_v1`` ...) and adds
 its line to :data:`VERSION_HISTORY`; a refactor or a speed-up does not. This module imports neither
 PettingZoo nor Gymnasium (``import mk_env`` registers the environment through it).
@@ -9,6 +9,9 @@ PettingZoo nor Gymnasium (``import mk_env`` registers the environment through it
 from __future__ import annotations
 
 from typing import Any
+
+from mk_env.core.env.version import fingerprint, layout_description
+from mk_env.core.env.version import version_lines as shared_version_lines
 
 ENV_VERSION = 0
 ENV_NAME = f"cave_troll_v{ENV_VERSION}"
@@ -23,25 +26,18 @@ VERSION_HISTORY: dict[int, tuple[str, str]] = {
 
 def version_lines() -> str:
     """The Version history's list (markdown), newest last."""
-    return "\n".join(f"* v{v} ({release}): {text}" for v, (release, text) in sorted(VERSION_HISTORY.items()))
+    return shared_version_lines(VERSION_HISTORY)
 
 
 def layout_fingerprint(game: Any) -> str:
     """A short hex digest (16 hex digits of SHA-256) of what a trained policy depends on: the environment
     name, the observation arrays (key, shape, entry names) and the action blocks (name, size) of ``game``
-    (a :class:`mk_env.cave_troll.rules.Game`), as the first game's :func:`mk_env.env.version.layout_fingerprint`.
+    (a :class:`mk_env.cave_troll.rules.Game`), computed as for every game (:mod:`mk_env.core.env.version`).
     A model file records it; ``ppo:PATH`` refuses a game whose fingerprint differs."""
-    import hashlib
-    import json
-
     from .observation import CaveTrollObserver
 
-    fields = CaveTrollObserver(game).fields
-    layout = game.layout
-    description = {"env": ENV_NAME, "observation": [[f.key, list(f.shape), list(f.entries)] for f in fields],
-                   "actions": [[str(block), int(size)] for block, size in layout.sizes.items()]}
-    text = json.dumps(description, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    sizes = [(str(block), size) for block, size in game.layout.sizes.items()]
+    return fingerprint(layout_description(ENV_NAME, CaveTrollObserver(game).fields, sizes))
 
 
 def register_pettingzoo() -> None:

@@ -12,8 +12,11 @@ with a clear error; a test pins the fingerprints of the default configurations t
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from mk_env.core.env.version import fingerprint
+from mk_env.core.env.version import layout_description as shared_description
+from mk_env.core.env.version import version_lines as shared_version_lines
 
 ENV_VERSION = 0
 ENV_NAME = f"mountain_king_v{ENV_VERSION}"
@@ -35,7 +38,7 @@ PINNED_LAYOUTS: dict[int, dict[tuple[int, str], str]] = {
 
 def version_lines() -> str:
     """The Version history's list (markdown), newest last."""
-    return "\n".join(f"* v{v} ({release}): {text}" for v, (release, text) in sorted(VERSION_HISTORY.items()))
+    return shared_version_lines(VERSION_HISTORY)
 
 
 def layout_description(game: Any) -> dict[str, Any]:
@@ -43,18 +46,10 @@ def layout_description(game: Any) -> dict[str, Any]:
     names) and the action blocks (name, size) of ``game`` (a :class:`mk_env.mountain_king.rules.Game`)."""
     from .observation import Observer
 
-    observer = Observer(game)
     layout = game.layout
-    return {
-        "env": ENV_NAME,
-        "observation": [[f.key, list(f.shape), list(f.entries)] for f in observer.fields],
-        "actions": [[block, int(layout.sizes[block])] for block in layout.BLOCKS],
-    }
+    return shared_description(ENV_NAME, Observer(game).fields, [(b, layout.sizes[b]) for b in layout.BLOCKS])
 
 
 def layout_fingerprint(game: Any) -> str:
     """A short hex digest of :func:`layout_description` (16 hex digits of its SHA-256)."""
-    import hashlib  # here, not at the top: importing this module stays light (mk_env.registration)
-
-    text = json.dumps(layout_description(game), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return fingerprint(layout_description(game))
