@@ -38,12 +38,12 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from mk_env.core.env.masks import random_legal_action
 from mk_env.mountain_king.rules import IllegalActionError
 from mk_env.mountain_king.rules.errors import ActionTypeError, action_number
 from mk_env.mountain_king.rules.view import PlayerView
 
 from .aec import raw_env, warn_illegal_action
-from .masks import random_legal_action
 from .wrappers import check_style
 
 Opponent = Callable[[dict, np.random.Generator], int] | Any
