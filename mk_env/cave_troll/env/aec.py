@@ -2,7 +2,8 @@
 set as this module's docstring below).
 
 The AEC cycle, the safety wrappers, the observation styles, the illegal-action handling and pickling are the
-first game's (:mod:`mk_env.mountain_king.env.aec`, :mod:`mk_env.mountain_king.env.wrappers`): :class:`raw_env` subclasses its ``raw_env``
+first game's (:mod:`mk_env.mountain_king.env.aec`, :mod:`mk_env.mountain_king.env.wrappers`): :class:`raw_env`
+subclasses its ``raw_env``
 and sets up the Cave Troll engine, observer, rewards and rendering in their place.
 """
 

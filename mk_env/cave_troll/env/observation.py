@@ -111,7 +111,8 @@ class Field:
 
 class CaveTrollObserver:
     """Encodes states of one :class:`~mk_env.cave_troll.rules.Game` for any of its players (the same
-    surface as :class:`mk_env.mountain_king.env.observation.Observer`: ``space``, ``flat_space``, ``slices``, ``encode``,
+    surface as :class:`mk_env.mountain_king.env.observation.Observer`: ``space``, ``flat_space``, ``slices``,
+    ``encode``,
     ``encode_flat``, ``flatten``, ``encode_state``, ``state_space``, ``state_slices``)."""
 
     def __init__(self, game: Game):

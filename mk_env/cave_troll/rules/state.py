@@ -1,5 +1,6 @@
 """A Cave Troll game in progress: the suite's engine protocol (:class:`mk_env.core.protocol.State`, the
-same surface as the first game's :class:`~mk_env.mountain_king.rules.GameState`). The fields are declared in :mod:`.fields`."""
+same surface as the first game's :class:`~mk_env.mountain_king.rules.GameState`). The fields are declared in
+:mod:`.fields`."""
 
 from __future__ import annotations
 

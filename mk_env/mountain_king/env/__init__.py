@@ -1,4 +1,5 @@
-"""The PettingZoo environment of *In the Hall of the Mountain King* (documentation: :mod:`mk_env.mountain_king.env.aec`).
+"""The PettingZoo environment of *In the Hall of the Mountain King* (documentation:
+:mod:`mk_env.mountain_king.env.aec`).
 
 >>> import mk_env
 >>> e = mk_env.env(num_players=3)           # this package is itself callable: mk_env.env(...)

@@ -1,9 +1,11 @@
 """Generates the environment's documentation page from code: ``python -m mk_env.mountain_king.env.docs``.
 
-``page()`` is the docstring of :mod:`mk_env.mountain_king.env.aec` (prose, kept in :mod:`mk_env.mountain_king.env.env_doc`)
+``page()`` is the docstring of :mod:`mk_env.mountain_king.env.aec` (prose, kept in
+:mod:`mk_env.mountain_king.env.env_doc`)
 with the generated tables inserted between the ``<!-- tables -->`` markers; ``python -m
 mk_env.mountain_king.env.docs > docs/environment.md`` writes the page and ``python -m mk_env.mountain_king.env.docs
---update-docstring`` rewrites the tables inside the docstring's text (env_doc.py). ``tests/env/test_env.py`` checks that both are up to date.
+--update-docstring`` rewrites the tables inside the docstring's text (env_doc.py). ``tests/env/test_env.py`` checks
+that both are up to date.
 """
 
 from __future__ import annotations

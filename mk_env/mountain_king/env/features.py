@@ -303,7 +303,8 @@ def memo_keys(reads: dict[str, tuple[str, ...]], game: Any) -> Callable[[Any], t
 
 
 def _key_expression(read: str, game: Any) -> str:
-    """The expression of one read in a memo key, by the field's kind (:data:`mk_env.mountain_king.rules.fields.FIELDS`)."""
+    """The expression of one read in a memo key, by the field's kind
+    (:data:`mk_env.mountain_king.rules.fields.FIELDS`)."""
     name, _, how = read.partition(":")
     kind = _FIELDS[name].kind if name in _FIELDS else None
     if kind is None or how not in ("", "len") or (how and kind not in (INTS, LISTS)):

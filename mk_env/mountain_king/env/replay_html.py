@@ -4,7 +4,8 @@ The page has a slider over *decisions* (step ``k`` = the state after ``k`` recor
 and the buttons move one step, Home/End jump). For every step it shows, as text from embedded JSON, the
 action taken in words (``game.layout.describe``), who took it, the turn, the decision awaited next and
 every seat's score breakdown (the engine's ``score_breakdown``). The picture (board, horde,
-trollsmoots, storages, spellbook, pedestal track: :func:`~mk_env.mountain_king.env.render_image.render_rgb`) is an inline
+trollsmoots, storages, spellbook, pedestal track: :func:`~mk_env.mountain_king.env.render_image.render_rgb`) is an
+inline
 PNG data URI.
 
 Size choice: by default (``frames="turn"``) a picture is rendered only when the deciding seat or the

@@ -97,7 +97,8 @@ def _vec(pairs: tuple[tuple[str, int], ...]) -> tuple[int, ...]:
 class ActionLayout:
     """The blocks of the flat action space for one content pack and board side."""
 
-    #: the blocks' names in layout order (:class:`mk_env.mountain_king.rules.vocabulary.Block` says what each argument means)
+    #: the blocks' names in layout order (:class:`mk_env.mountain_king.rules.vocabulary.Block` says what each
+    #: argument means)
     BLOCKS: tuple[str, ...] = tuple(b.value for b in Block)
 
     def __init__(self, pack: ContentPack, geo: BoardGeometry):

@@ -2,7 +2,8 @@
 values a save may hold, its value before setup and, through its kind, how ``clone`` copies it and how a
 save writes it.
 
-Setup (:func:`blank_fields`), ``clone``, ``to_dict``, the save reader (:mod:`mk_env.mountain_king.rules.saved_state`) and
+Setup (:func:`blank_fields`), ``clone``, ``to_dict``, the save reader (:mod:`mk_env.mountain_king.rules.saved_state`)
+and
 :meth:`Game.array_shapes` all derive from :data:`FIELDS`; a new field is one line here (and the rule that
 sets it). Board arrays are indexed by square (``r * width + c``) with one sentinel entry at the end.
 """

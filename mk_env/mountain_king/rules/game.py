@@ -137,7 +137,8 @@ class Game:
 
     # -- states -------------------------------------------------------------------------------------
     def array_shapes(self) -> dict[str, tuple[int, ...]]:
-        """The shape of each array field of this game's states (declared in :mod:`mk_env.mountain_king.rules.fields`)."""
+        """The shape of each array field of this game's states (declared in
+        :mod:`mk_env.mountain_king.rules.fields`)."""
         shapes = self.__dict__.get("_array_shapes")
         if shapes is None:
             shapes = self._array_shapes = array_shapes(self)

@@ -190,7 +190,8 @@ def _int(value: Any, name: str, lo: int, hi: int) -> int:
 
 
 def _pending(game: Game, value: Any, phase: int) -> Pending:
-    """``pending``: the decision under way, in the save's dict form (:func:`mk_env.mountain_king.rules.vocabulary.pending_to_save`);
+    """``pending``: the decision under way, in the save's dict form
+    (:func:`mk_env.mountain_king.rules.vocabulary.pending_to_save`);
     only known keys, each of its type and range, those the phase needs present."""
     if type(value) is not dict:
         raise StateError(f"saved state field 'pending' should be dict, got {type(value).__name__}")

@@ -1,10 +1,10 @@
 """The game state: every fact of one game in progress, as small numpy arrays and lists.
 
-The state is plain data; the rules that read and change it live in the mechanics' modules, reached
-through :mod:`mk_env.mountain_king.rules.legal` (legal decisions), :mod:`mk_env.mountain_king.rules.turn` (applying a decision),
-:mod:`mk_env.mountain_king.rules.hidden` and :mod:`mk_env.mountain_king.rules.scoring`. The methods here are the engine's
-surface that the environment, agents and records use: whose decision it is, the legal decisions,
-``apply``, ``clone``, ``determinize``, JSON ``to_json``/``from_json`` and the score breakdown.
+The state is plain data; the rules that read and change it live in the mechanics' modules, reached through
+:mod:`mk_env.mountain_king.rules.legal` (legal decisions), :mod:`mk_env.mountain_king.rules.turn` (applying a
+decision), :mod:`mk_env.mountain_king.rules.hidden` and :mod:`mk_env.mountain_king.rules.scoring`. The methods
+here are the engine's surface that the environment, agents and records use: whose decision it is, the legal
+decisions, ``apply``, ``clone``, ``determinize``, JSON ``to_json``/``from_json`` and the score breakdown.
 
 Every field is declared once, with its type, shape and meaning, in :mod:`mk_env.mountain_king.rules.fields`.
 """
