@@ -13,7 +13,8 @@ and the final scores are optional; when the scores are stored, replaying checks 
 >>> final_state(record).history == state.history
 True
 
-Pure: imports only :mod:`mk_env.mountain_king.rules`, numpy and the standard library.
+Pure: imports only :mod:`mk_env.mountain_king.rules`, the table of games :mod:`mk_env.games` (which imports
+another game's rules only when its record is replayed), numpy and the standard library.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from .rules import ConfigError, ContentPack, Game, GameState, IllegalActionError, PackError, load_pack
+from .games import DEFAULT_GAME, GAMES, game_entry, game_name
 from .rules.pack import short_repr
 
 #: the record format this module writes; it reads this version and older ones it knows
@@ -55,6 +57,7 @@ class GameRecord:
     agents: list[str] | None = None  # one name per seat
     final_scores: list[int] | None = None  # total honour per seat, stored for finished games
     format_version: int = RECORD_FORMAT_VERSION
+    game: str | None = None  # the suite's game (:mod:`mk_env.games`); None: the first game (old records)
 
     @property
     def num_players(self) -> int:
@@ -105,7 +108,17 @@ class GameRecord:
         return cls(pack_id=data["pack_id"], options=dict(data["options"]), seed=int(data["seed"]),
                    actions=[int(a) for a in actions], agents=agents,
                    final_scores=None if scores is None else [int(s) for s in scores],
-                   format_version=int(version))
+                   format_version=int(version), game=_game_field(data.get("game"), source))
+
+
+def _game_field(game: Any, source: str) -> str | None:
+    """The record's ``game``: absent for the first game's records, else one of the suite's games."""
+    if game is None or game == DEFAULT_GAME:
+        return None
+    if game not in GAMES:
+        raise RecordError(f"{source}: game must be one of the suite's games ({', '.join(GAMES)}), got "
+                          f"{short_repr(game)}")
+    return game
 
 
 def _is_int(x: Any) -> bool:
@@ -117,18 +130,25 @@ def final_scores(state: GameState) -> list[int]:
     return [int(state.score_breakdown(p)["total"]) for p in range(state.num_players)]
 
 
-def record_from_state(state: GameState, seed: int, agents: list[str] | None = None) -> GameRecord:
+def record_from_state(state: GameState, seed: int, agents: list[str] | None = None,
+                      actions: list[int] | None = None) -> GameRecord:
     """The record of the game that led to ``state``, which must have been created with
     ``game.new_initial_state(seed)`` (an integer seed: a Generator cannot be written down).
+    ``actions``: the applied actions, for a game whose state keeps no ``history`` (Cave Troll).
     Final scores are stored when the game is over."""
     if not _is_int(seed):
         raise RecordError(f"seed must be the integer the game was started with, got {seed!r}")
     n = state.num_players
     if agents is not None and len(agents) != n:
         raise RecordError(f"agents: need {n} names (one per seat), got {len(agents)}")
+    name = game_name(state.game)
+    if actions is None and not hasattr(state, "history"):
+        raise RecordError(f"a {name} state keeps no history: pass the applied actions (actions=...)")
+    options = state.game.options_dict() if hasattr(state.game, "options_dict") else {"num_players": n}
     return GameRecord(
-        pack_id=state.game.pack.pack_id, options=state.game.options_dict(), seed=int(seed),
-        actions=[int(a) for a in state.history],
+        pack_id=state.game.pack.pack_id, options=options, seed=int(seed),
+        actions=[int(a) for a in (state.history if actions is None else actions)],
+        game=None if name == DEFAULT_GAME else name,
         agents=None if agents is None else [str(a) for a in agents],
         final_scores=final_scores(state) if state.is_terminal() else None)
 
@@ -141,7 +161,8 @@ def save_record(record: GameRecord, path: str | os.PathLike) -> Path:
     return path
 
 
-def load_record(path: str | os.PathLike, pack: str | ContentPack | None = None) -> GameRecord:
+def load_record(path: str | os.PathLike, pack: str | ContentPack | None = None,
+                game: str = DEFAULT_GAME) -> GameRecord:
     """Read a record; check it against ``pack`` (a path, a loaded pack, or None for the default
     pack). Raises :class:`RecordError` for a missing file, bad JSON, missing or malformed fields,
     a newer format version, or a record made with another data pack."""
@@ -154,11 +175,17 @@ def load_record(path: str | os.PathLike, pack: str | ContentPack | None = None) 
         raise RecordError(f"{path}: not a valid JSON game record (truncated or corrupt?): "
                           f"{str(e)[:200] or type(e).__name__}") from None
     record = GameRecord.from_dict(data, source=str(path))
-    check_pack(record, _pack(pack), source=str(path))
+    if (record.game or DEFAULT_GAME) != game:
+        raise RecordError(f"{path}: the record is a game of {record.game or DEFAULT_GAME}, not {game} "
+                          f"(replay it with --game {record.game or DEFAULT_GAME})")
+    check_pack(record, _pack(pack, game), source=str(path))
     return record
 
 
-def _pack(pack: str | ContentPack | None) -> ContentPack:
+def _pack(pack: Any, game: str | None = None) -> Any:
+    """The data pack of ``game`` (None: the first game): ``pack`` itself, loaded from a path, or the default."""
+    if game not in (None, DEFAULT_GAME):
+        return _game_pack(pack, game)
     if isinstance(pack, ContentPack):
         return pack
     try:
@@ -173,12 +200,21 @@ def check_pack(record: GameRecord, pack: ContentPack, source: str = "game record
                           f"pack in use is {pack.pack_id!r}; replay it with that pack (pack=...)")
 
 
-def game_of(record: GameRecord, pack: str | ContentPack | None = None) -> Game:
-    """The :class:`Game` the record was played in (same options and pack)."""
-    content = _pack(pack)
-    check_pack(record, content)
+def _game_pack(pack: Any, game: str) -> Any:
+    """The pack of another game of the suite, through its ``Game`` (which loads and checks it)."""
     try:
-        return Game(**record.options, pack=content)
+        return game_entry(game).game_class()(pack=pack).pack
+    except (PackError, ConfigError, ValueError) as e:
+        raise RecordError(f"cannot load {game} data pack {pack!r} to replay the record: {e}") from None
+
+
+def game_of(record: GameRecord, pack: str | ContentPack | None = None) -> Game:
+    """The ``Game`` the record was played in (its game of the suite, same options and pack)."""
+    content = _pack(pack, record.game)
+    check_pack(record, content)
+    game_class = Game if record.game is None else game_entry(record.game).game_class()
+    try:
+        return game_class(**record.options, pack=content)
     except (ConfigError, TypeError) as e:
         raise RecordError(f"record options {record.options!r} are not valid game options: {e}") from None
 

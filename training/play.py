@@ -93,10 +93,13 @@ def score_table(state: GameState, names: list[str], title: str = "Final scores")
     return table
 
 
-def save_game(state: GameState, seed: int, specs: list[str], path: str) -> str:
-    """Write the game record (seed, options, pack, every action, agents)."""
+def save_game(state: GameState, seed: int, specs: list[str], path: str, actions: list[int] | None = None) -> str:
+    """Write the game record (game, seed, options, pack, every action, agents); ``actions``: the applied
+    actions, for a game whose state keeps no history (Cave Troll)."""
     from mk_env.records import record_from_state, save_record
-    return str(save_record(record_from_state(state, seed, agents=list(specs)), path))
+    if hasattr(state, "history"):
+        actions = None
+    return str(save_record(record_from_state(state, seed, agents=list(specs), actions=actions), path))
 
 
 def _cmd(args: argparse.Namespace) -> int:
@@ -115,9 +118,6 @@ def _cmd(args: argparse.Namespace) -> int:
     options = game_options(args.game, board_side=args.board_side, team_mode=args.teams or None)
     if args.teams and len(specs) != 4:
         raise cli.UsageError(f"--teams: team play is for 4 agents (seats 0+3 against 1+2), got {len(specs)}")
-    if args.replay and args.game != DEFAULT_GAME:
-        raise cli.UsageError(f"--replay: game records are written for {DEFAULT_GAME} only so far, "
-                             f"not {args.game}")
     game = make_game(len(specs), options, args.game)  # a bad option is refused before the game is played
     t0 = time.perf_counter()
     actions: list[int] = []
@@ -126,7 +126,8 @@ def _cmd(args: argparse.Namespace) -> int:
                                                   f"{len(actions)} decisions, "
                                                   f"{time.perf_counter() - t0:.1f} s"))
     if args.replay:
-        console.print(Text(f"game record saved to {printable(save_game(state, args.seed, specs, args.replay))}"))
+        saved = save_game(state, args.seed, specs, args.replay, actions)
+        console.print(Text(f"game record saved to {printable(saved)}"))
     return 0
 
 

@@ -4,26 +4,31 @@
     mk-env replay game.json --html game.html      # self-contained page: slider, arrow keys, no network
     mk-env replay game.json --gif game.gif        # animated GIF, one frame per seat's turn
     mk-env replay --demo 2 --seed 1 --save demo.json --html demo.html   # a lively random sample game
+    mk-env replay --game cave_troll ct.json --html ct.html --gif ct.gif  # a Cave Troll record (mk-env play
+                                                  # --game cave_troll --replay ct.json writes one)
 
-``--demo N`` plays a sample game with :func:`lively_action` (uniform over legal decisions other than
-trades with the supply, a non-"pass" one 90% of the time) instead of reading a file.
+``--game`` names the record's game (default the first game; a record of the other game is refused in one
+line naming it). ``--demo N`` plays a first-game sample game with :func:`lively_action` (uniform over legal
+decisions other than trades with the supply, a non-"pass" one 90% of the time) instead of reading a file.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from mk_env.mountain_king.env.render import printable, render_ansi, write_gif
-from mk_env.mountain_king.env.replay_html import FRAME_MODES, frame_steps, write_html
+from mk_env.mountain_king.env.replay_html import FRAME_MODES, MOUNTAIN_KING_VIEW, PageView, frame_steps, write_html
 from mk_env.games import DEFAULT_GAME
 from mk_env.records import GameRecord, final_state, load_record, record_from_state, replay, save_record
 from mk_env.mountain_king.rules import Game, GameState
 
 from . import cli
-from .play import add_game_argument, refuse_other_games
+from .play import add_game_argument
 
 
 def lively_action(state: GameState, rng: np.random.Generator, pass_share: float = 0.1) -> int:
@@ -52,7 +57,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("replay", help="replay a game record; write an HTML replay page or a GIF",
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", nargs="?", help="game record (JSON) to replay")
-    add_game_argument(p, supported=(DEFAULT_GAME,))
+    add_game_argument(p)
     p.add_argument("--html", metavar="OUT.html", type=cli.out_file, help="write a self-contained replay page")
     p.add_argument("--gif", metavar="OUT.gif", type=cli.out_file, help="write an animated GIF")
     p.add_argument("--frames", choices=FRAME_MODES, default="turn",
@@ -84,24 +89,36 @@ def _record(args: argparse.Namespace) -> GameRecord:
         raise cli.UsageError("give a record FILE or --demo PLAYERS")
     if args.seed is not None:
         raise cli.UsageError("--seed is the seed of a --demo game; a record FILE holds its own seed")
-    return load_record(args.file, args.pack)
+    return load_record(args.file, args.pack, game=args.game)
+
+
+def _seeing(game: str) -> tuple[PageView, Callable[[Any, bool], str]]:
+    """The replay page's view of ``game`` and its text picture ``ansi(state, color)``."""
+    if game == DEFAULT_GAME:
+        return MOUNTAIN_KING_VIEW, lambda st, color: render_ansi(st, color=color)
+    from mk_env.cave_troll.env.render import render_ansi as lair_ansi
+    from mk_env.cave_troll.env.replay import CAVE_TROLL_VIEW
+    return CAVE_TROLL_VIEW, lambda st, color: lair_ansi(st)
 
 
 def run(args: argparse.Namespace) -> int:
-    refuse_other_games(args, "replay")
+    if args.demo is not None and args.game != DEFAULT_GAME:
+        raise cli.UsageError(f"--demo plays a sample game of {DEFAULT_GAME}; for {args.game} give a record FILE "
+                             f"(mk-env play --game {args.game} --replay FILE writes one)")
+    view, ansi = _seeing(args.game)
     record = _record(args)
     state = final_state(record, args.pack)
     if args.save:
         print(f"saved the record to {printable(str(save_record(record, args.save)))}")
     if args.html:
-        path = write_html(record, args.html, pack=args.pack, frames=args.frames, scale=args.scale)
+        path = write_html(record, args.html, pack=args.pack, frames=args.frames, scale=args.scale, view=view)
         print(f"wrote {printable(str(path))} ({path.stat().st_size / 1e6:.2f} MB)")
     if args.gif:
         states = list(replay(record, args.pack))
-        path = write_gif([states[k] for k in frame_steps(states, args.frames)], args.gif)
+        path = write_gif([states[k] for k in frame_steps(states, args.frames)], args.gif, render=view.render)
         print(f"wrote {printable(str(path))} ({path.stat().st_size / 1e6:.2f} MB)")
     if not args.quiet:
-        print(render_ansi(state, color=sys.stdout.isatty()))
+        print(ansi(state, sys.stdout.isatty()))
     print(f"replayed {len(record.actions)} actions: "
           + ("game over" if state.is_terminal() else "game not finished")
           + (", final scores match the record" if record.final_scores is not None else ""))

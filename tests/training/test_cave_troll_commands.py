@@ -1,6 +1,6 @@
 """Every command with ``--game cave_troll`` on a tiny budget: play, tournament (results file, charts,
-ratings), soak (invariants after every decision, failure records that replay), bench; replay and train's
-rllib backend refuse the game in one line (Cave Troll training: tests/training/test_cave_troll_train.py)."""
+ratings), soak (invariants after every decision, failure records that replay), bench; train's
+rllib backend refuses the game in one line (Cave Troll training: tests/training/test_cave_troll_train.py)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,6 @@ def test_play_cave_troll_prints_the_gold_by_category(capsys: pytest.CaptureFixtu
     (["--agents", "random,random,random,random,random"], "the game is for 2 to 4 players, got 5 agents"),
     (["--agents", "random,random", "--board-side", "A"], "--board-side is not an option of cave_troll"),
     (["--agents", "random,random,random,random", "--teams"], "--teams is not an option of cave_troll"),
-    (["--agents", "random,random", "--replay", "game.json"], "records are written for mountain_king only"),
 ])
 def test_play_cave_troll_misuse_is_one_line(argv: list[str], says: str, capsys: pytest.CaptureFixture) -> None:
     assert main(["play", "--game", "cave_troll", *argv]) == 2
@@ -119,8 +118,7 @@ def test_bench_of_cave_troll_measures_env_engine_and_copies(tmp_path: Path) -> N
     assert {"clone_us", "json_save_us", "json_load_us", "mask_us"} <= set(fig["ops"])
 
 
-@pytest.mark.parametrize("argv", [["replay", "--game", "cave_troll", "game.json"],
-                                  ["train", "--game", "cave_troll", "--backend", "rllib"],
+@pytest.mark.parametrize("argv", [["train", "--game", "cave_troll", "--backend", "rllib"],
                                   ["bench", "--game", "cave_troll", "--players", "5"]])
 def test_commands_that_do_not_serve_cave_troll_say_so_in_one_line(argv: list[str],
                                                                   capsys: pytest.CaptureFixture) -> None:

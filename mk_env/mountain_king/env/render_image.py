@@ -359,9 +359,10 @@ def downscale(frame: np.ndarray, scale: float):
 
 
 def write_gif(states: Iterable[GameState], path: str | os.PathLike, *, seconds_per_frame: float = 0.6,
-              scale: float = 0.6) -> Path:
-    """An animated GIF with one frame per state (the last frame is held three times as long)."""
-    frames = [downscale(render_rgb(s), scale).quantize(colors=128, method=2) for s in states]
+              scale: float = 0.6, render=render_rgb) -> Path:
+    """An animated GIF with one frame per state (the last frame is held three times as long); ``render``:
+    the picture of a state (an RGB array; default the first game's, another game passes its own)."""
+    frames = [downscale(render(s), scale).quantize(colors=128, method=2) for s in states]
     if not frames:
         raise ValueError("write_gif needs at least one state")
     path = Path(path)

@@ -32,6 +32,8 @@ import io
 import json
 import os
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from mk_env.records import GameRecord, replay
@@ -58,21 +60,39 @@ def frame_steps(states: list[GameState], frames: str = "turn") -> list[int]:
     return keep
 
 
-def png_data_uri(state: GameState, scale: float) -> str:
-    """The rendered state as a palette PNG data URI. 64 colours are plenty for flat drawings; the
-    full size (``scale=1``) compresses best, as downscaling blurs edges into many new colours."""
-    image = downscale(render_rgb(state), scale).quantize(colors=64, method=2)
+def png_data_uri(state: GameState, scale: float, render: Callable = render_rgb) -> str:
+    """The rendered state (``render(state)``: an RGB array) as a palette PNG data URI. 64 colours are
+    plenty for flat drawings; the full size (``scale=1``) compresses best, as downscaling blurs edges."""
+    image = downscale(render(state), scale).quantize(colors=64, method=2)
     buf = io.BytesIO()
     image.save(buf, format="PNG", optimize=True)
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def step_data(states: list[GameState], actions: list[int]) -> list[dict]:
+@dataclass(frozen=True)
+class PageView:
+    """How a game of the suite shows on the page: its status line, its score breakdowns, its picture,
+    each seat's colour (``#rrggbb``) and the words after the player count in the heading."""
+
+    status: Callable[[GameState], str]
+    scores: Callable[[GameState], list[dict[str, int]]]
+    render: Callable[[GameState], object]
+    colours: Callable[[GameState], list[str]]
+    board: Callable[[GameState], str]
+
+
+#: the first game's view: its board, horde and tracks, the board side in the heading
+MOUNTAIN_KING_VIEW = PageView(status_line, scores, render_rgb,
+                              lambda st: ["#%02x%02x%02x" % PLAYER_COLOURS[p] for p in range(st.num_players)],
+                              lambda st: st.game.board_side)
+
+
+def step_data(states: list[GameState], actions: list[int], view: PageView = MOUNTAIN_KING_VIEW) -> list[dict]:
     """What the page shows as text at each step."""
     layout = states[0].game.layout
     out = []
     for k, state in enumerate(states):
-        entry = {"turn": int(state.turn), "status": status_line(state), "scores": scores(state)}
+        entry = {"turn": int(state.turn), "status": view.status(state), "scores": view.scores(state)}
         if k:
             a = int(actions[k - 1])
             entry.update(seat=int(states[k - 1].current_player()), action=int(a), words=layout.describe(a))
@@ -98,11 +118,11 @@ def fill_template(template: str, values: dict[str, str]) -> str:
 
 
 def build_html(record: GameRecord, *, pack: str | ContentPack | None = None, frames: str = "turn",
-               scale: float = 1.0, title: str | None = None) -> str:
-    """The page as a string (see the module docstring)."""
+               scale: float = 1.0, title: str | None = None, view: PageView = MOUNTAIN_KING_VIEW) -> str:
+    """The page as a string (see the module docstring); ``view``: how the record's game shows."""
     states = list(replay(record, pack))
     keep = frame_steps(states, frames)
-    steps = step_data(states, record.actions)
+    steps = step_data(states, record.actions, view)
     j = 0
     for k in range(len(states)):
         while j + 1 < len(keep) and keep[j + 1] <= k:
@@ -110,15 +130,14 @@ def build_html(record: GameRecord, *, pack: str | ContentPack | None = None, fra
         steps[k]["frame"] = j
     n = record.num_players
     names = record.agents or [f"seat {p}" for p in range(n)]
-    game = states[0].game
     data = {
         "title": title or f"Game record: {n} players, seed {record.seed}",
         "options": record.options, "pack_id": record.pack_id, "seed": record.seed,
-        "players": names, "colours": ["#%02x%02x%02x" % PLAYER_COLOURS[p] for p in range(n)],
+        "players": names, "colours": view.colours(states[0]),
         "categories": [c for c in steps[0]["scores"][0] if c != "total"],
-        "frame_steps": keep, "steps": steps, "board_side": game.board_side,
+        "frame_steps": keep, "steps": steps, "board_side": view.board(states[0]),
     }
-    frame_uris = [png_data_uri(states[k], scale) for k in keep]
+    frame_uris = [png_data_uri(states[k], scale, view.render) for k in keep]
     return fill_template(_TEMPLATE, {"TITLE": html.escape(data["title"]), "DATA": _json_for_script(data),
                                      "FRAMES": _json_for_script(frame_uris)})
 
