@@ -9,12 +9,11 @@ checks that both are up to date.
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
 from mk_env.cave_troll.rules import PLAYERS, Game
-from mk_env.mountain_king.env.docs import END, START
+from mk_env.core.env.doc_tables import fill_tables
 
 from .observation import CaveTrollObserver
 
@@ -75,8 +74,7 @@ def tables() -> str:
 
 def with_tables(text: str) -> str:
     """``text`` with the current tables between the markers."""
-    pattern = re.compile(re.escape(START) + ".*?" + re.escape(END), re.S)
-    return pattern.sub(lambda _: f"{START}\n{tables()}\n{END}", text)
+    return fill_tables(text, tables())
 
 
 def page() -> str:

@@ -10,15 +10,15 @@ that both are up to date.
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
 from mk_env.mountain_king.rules import Game
 
+from mk_env.core.env.doc_tables import fill_tables
+
 from .observation import Observer
 
-START, END = "<!-- tables:start -->", "<!-- tables:end -->"
 DOC_PATH = Path(__file__).with_name("env_doc.py")
 
 
@@ -92,8 +92,7 @@ def tables() -> str:
 
 
 def _with_tables(text: str) -> str:
-    pattern = re.compile(re.escape(START) + ".*?" + re.escape(END), re.S)
-    return pattern.sub(lambda _: f"{START}\n{tables()}\n{END}", text)
+    return fill_tables(text, tables())
 
 
 def page() -> str:
