@@ -1,10 +1,23 @@
-"""``mk-env train``: the command line of :func:`training.train.train` (and of the RLlib backend)."""
+"""``mk-env train``: the command line of the training algorithms, chosen by ``--algo``.
+
+:data:`ALGORITHMS` maps each ``--algo`` name to an :class:`Algorithm`: the ``"module:function"`` that
+runs ``mk-env train`` with it (``run(args) -> exit code``, given the parsed arguments) and, optionally,
+the ``"module:function"`` that adds its own options to the parser (``add_arguments(parser)``), both
+imported on first use. ``maskable-ppo`` is :func:`training.train.train` (sb3-contrib MaskablePPO, and
+the RLlib backend); ``ppo`` is the lean PPO of :mod:`training.fast_ppo` with the factorised policy of
+:mod:`agents.factorised_policy`. The options shared by every algorithm (``--out``, ``--timesteps``,
+``--resume``, the numbers of :data:`NUMBER_SETTINGS`) default to ``None`` here: each algorithm fills
+in its own defaults. A new run without ``--algo`` is ``maskable-ppo``; ``--resume`` without it continues
+the run's own algorithm (``algo`` in ``DIR/config.json``; absent: ``maskable-ppo``).
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
-from typing import Any
+from pathlib import Path
+from typing import Any, NamedTuple
 
 from mk_env.games import DEFAULT_GAME
 
@@ -33,8 +46,50 @@ NUMBER_SETTINGS = {
 }
 
 
+class Algorithm(NamedTuple):
+    """One ``--algo`` choice: ``run`` and ``add_arguments`` as ``"module:function"`` strings."""
+
+    run: str
+    help: str
+    add_arguments: str | None = None
+
+
+#: ``--algo`` name -> the algorithm (the first is the default of a new run)
+ALGORITHMS: dict[str, Algorithm] = {
+    "maskable-ppo": Algorithm("training.train_cli:run_maskable_ppo",
+                              "sb3-contrib MaskablePPO over the flat action mask (--backend rllib: Ray)"),
+}
+DEFAULT_ALGO = next(iter(ALGORITHMS))
+
+
+def _function(target: str) -> Any:
+    """The function named by ``"module:function"``."""
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def run_algorithm(args: argparse.Namespace) -> str:
+    """The ``--algo`` of this command: as given, else the resumed run's own, else the default."""
+    if args.algo:
+        return args.algo
+    if args.resume:
+        config = Path(args.out) / "config.json"
+        if config.is_file():
+            return json.loads(config.read_text()).get("algo", DEFAULT_ALGO)
+    return DEFAULT_ALGO
+
+
 def _cmd(args: argparse.Namespace) -> int:
-    """Run ``mk-env train``; the exit code."""
+    """Run ``mk-env train`` with its algorithm; the exit code."""
+    algo = run_algorithm(args)
+    if algo not in ALGORITHMS:
+        raise cli.UsageError(f"--algo {algo!r} (from {args.out}/config.json): allowed: "
+                             f"{', '.join(ALGORITHMS)}")
+    return _function(ALGORITHMS[algo].run)(args)
+
+
+def run_maskable_ppo(args: argparse.Namespace) -> int:
+    """``mk-env train --algo maskable-ppo``: :func:`training.train.train` (or the RLlib backend)."""
     if args.backend == "rllib" and args.game not in (None, DEFAULT_GAME):
         raise cli.UsageError(f"--game {args.game}: --backend rllib trains {DEFAULT_GAME} only so far; "
                              f"use --backend sb3")
@@ -75,8 +130,9 @@ def register(subparsers) -> None:
     """Add ``mk-env train`` to the command line."""
     d = DEFAULTS
     p = subparsers.add_parser(
-        "train", help="MaskablePPO self-play training (Stable-Baselines3; Ray RLlib with --backend)",
-        description="Train a MaskablePPO learner on the single-seat view against an opponent pool "
+        "train", help="self-play training (--algo: MaskablePPO by default; Ray RLlib with --backend)",
+        description="Train a learner (--algo; by default sb3-contrib MaskablePPO) on the single-seat "
+                    "view against an opponent pool "
                     "(snapshots of itself, its latest policy, fixed baselines), evaluate it against "
                     "random and heuristic, write checkpoints and DIR/final_model.safetensors. "
                     "Ctrl-C saves a checkpoint; --resume continues the run with its own settings "
@@ -112,6 +168,12 @@ def register(subparsers) -> None:
     p.add_argument("--threads", type=cli.positive_int, default=1,
                    help="torch threads of the main process (default 1)")
     p.add_argument("--board-side", default=None, help="board side (default: by player count)")
+    p.add_argument("--algo", choices=tuple(ALGORITHMS), default=None,
+                   help="training algorithm: " + "; ".join(f"{k}: {a.help}" for k, a in ALGORITHMS.items())
+                        + f" (default {DEFAULT_ALGO}; with --resume: the run's own)")
+    for algorithm in ALGORITHMS.values():
+        if algorithm.add_arguments:
+            _function(algorithm.add_arguments)(p)
     p.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
                    help="sb3 (default) or rllib (Ray RLlib, see training/rllib_train.py)")
     p.add_argument("--iterations", type=cli.positive_int, default=10, help="rllib: training iterations")
