@@ -1,0 +1,114 @@
+"""Leaf evaluators for :class:`agents.search_tree.Search`: a callable from a list of leaves to
+``(priors, values)``, one prior array over each leaf's ``actions`` and a ``(len(leaves), num_players)`` array
+of values in [-1, 1] (each seat's own view of the position). A value network is one more evaluator (the
+AlphaZero-style training batches the leaves of many games into one forward); these two need no network:
+
+* :class:`HeuristicEvaluator` (the default): the game's evaluation module (:mod:`agents.evaluation`).
+  Priors: near the root a softmax of the one-ply lookahead values, deeper the quick policy's choice
+  first with half the weight. Value: the quick policy plays on from the leaf to the search's horizon
+  (so every iteration is scored at the same point of the game), the pending sub-decisions are settled and
+  each seat's evaluation becomes its margin over the best other seat, squashed: ``tanh(margin / scale)``.
+  At the end of the game: the true returns.
+* :class:`UniformEvaluator`: uniform priors and a value of 0 (tests; a search guided only by its visits).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import numpy as np
+
+from mk_env.games import game_name
+
+from .evaluation import evaluation_of
+from .search_tree import Leaf
+
+#: the evaluation margin that counts as a near-certain win, per game (honour points; Cave Troll's
+#: evaluation is already a margin over the best opponent, so its margins of margins run twice as large)
+VALUE_SCALES = {"mountain_king": 10.0, "cave_troll": 20.0}
+DEFAULT_VALUE_SCALE = 10.0
+#: decisions a rollout may take per seat before it is cut (a safety cap; a round is far shorter)
+ROLLOUT_DECISIONS = 40
+
+
+class HeuristicEvaluator:
+    """Priors, rollouts and values from the game's evaluation module. ``lookahead_depth``: leaves at
+    fewer decisions from the root than this get lookahead priors (softmax of the values over
+    ``temperature`` points), deeper ones the cheap quick-first priors; ``rollout``: play on to the horizon
+    (False: value the leaf where it is)."""
+
+    def __init__(self, lookahead_depth: int = 1, temperature: float = 1.5, rollout: bool = True):
+        if not isinstance(lookahead_depth, int) or lookahead_depth < 0:
+            raise ValueError(f"HeuristicEvaluator: lookahead_depth must be a whole number >= 0, got "
+                             f"{lookahead_depth!r}")
+        if not temperature > 0:
+            raise ValueError(f"HeuristicEvaluator: temperature must be > 0, got {temperature!r}")
+        self.lookahead_depth, self.temperature, self.rollout = lookahead_depth, temperature, rollout
+
+    def __call__(self, leaves: Sequence[Leaf]) -> tuple[list[np.ndarray], np.ndarray]:
+        priors, values = [], []
+        for leaf in leaves:
+            H = evaluation_of(leaf.state.game)
+            priors.append(self.priors(H, leaf) if leaf.needs_priors else np.zeros(0))
+            values.append(self.values(H, leaf))
+        return priors, np.array(values, dtype=float)
+
+    def priors(self, H: Any, leaf: Leaf) -> np.ndarray:
+        """Weights over ``leaf.actions`` (the state is left as it was)."""
+        actions = [int(a) for a in leaf.actions]
+        if len(actions) == 1:
+            return np.ones(1)
+        if leaf.depth < self.lookahead_depth:
+            v = np.asarray(H.lookahead_values(leaf.state, leaf.player, actions), dtype=float)
+            z = np.exp((v - v.max()) / self.temperature)
+            return z / z.sum()
+        quick = int(H.quick_action(leaf.state, leaf.player))
+        pri = np.full(len(actions), 0.5 / (len(actions) - 1))
+        if quick in actions:
+            pri[actions.index(quick)] = 0.5
+        return pri
+
+    def values(self, H: Any, leaf: Leaf) -> list[float]:
+        """Each seat's value after the rollout (the leaf's state is played on)."""
+        st = leaf.state
+        if self.rollout:
+            play_to_horizon(H, st, leaf.turns_left)
+        return state_values(H, st)
+
+
+class UniformEvaluator:
+    """Uniform priors and a neutral value (0 for every seat; the true returns at the end of the game)."""
+
+    def __call__(self, leaves: Sequence[Leaf]) -> tuple[list[np.ndarray], np.ndarray]:
+        priors = [np.full(len(leaf.actions), 1.0 / max(1, len(leaf.actions))) for leaf in leaves]
+        values = [list(leaf.state.returns()) if leaf.state.is_terminal() else [0.0] * leaf.state.num_players
+                  for leaf in leaves]
+        return priors, np.array(values, dtype=float)
+
+
+def play_to_horizon(H: Any, st: Any, turns_left: int) -> None:
+    """The quick policy plays ``st`` on until the player to move has changed ``turns_left`` times (or the
+    game ends, or the safety cap)."""
+    changes, player = 0, st.current_player()
+    for _ in range(ROLLOUT_DECISIONS * st.num_players):
+        if changes >= turns_left or st.is_terminal():
+            return
+        st.apply(H.quick_action(st, player))
+        if not st.is_terminal():
+            q = st.current_player()
+            changes += q != player
+            player = q
+
+
+def state_values(H: Any, st: Any) -> list[float]:
+    """Per-seat values in [-1, 1]: the true returns at the end, else each seat's evaluation margin over the
+    best other seat (after settling the sub-decisions under way), squashed by the game's scale."""
+    if not st.is_terminal():
+        H.settle(st, st.current_player())
+    if st.is_terminal():
+        return [float(x) for x in st.returns()]
+    n = st.num_players
+    v = np.array([H.evaluate(st, q) for q in range(n)], dtype=float)
+    scale = VALUE_SCALES.get(game_name(st.game), DEFAULT_VALUE_SCALE)
+    return [math.tanh((v[q] - np.delete(v, q).max()) / scale) for q in range(n)]
