@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import economy as eco
-from .actions import HORDE_ROW, N_HORDE, N_SMOOT
+from .actions import N_HORDE, N_SMOOT
 from .chance import refill
 from .content import RESOURCES, RUNE, Spell
 from .digging import legal_digs
@@ -88,8 +88,12 @@ def _level2_trolls(st: GameState, p: int) -> list[int]:
     return [s for s in range(N_SMOOT) if cards[s] >= 0 and st.game.card_level[cards[s]] == 2]
 
 
-def _level3_row(st: GameState) -> list[int]:
-    return [h for h in range(N_HORDE) if HORDE_ROW[h] == 2 and st.horde[h] >= 0]
+def _level3_trolls(st: GameState) -> list[int]:
+    """Horde slots holding a troll of printed Level 3, in any row: once a deck runs out the horde fills
+    from the next deck up or down (rulebook, *Running out of trolls*), so a Level-3 troll may sit in
+    the Level-2 row (where it can hold bribes) and a Level-2 troll in the top row."""
+    level = st.game.card_level
+    return [h for h, card in enumerate(st.horde.tolist()) if card >= 0 and level[card] == 3]
 
 
 def _ascension_slot(st: GameState, p: int, slot: int, spell: Spell) -> None:
@@ -99,8 +103,9 @@ def _ascension_slot(st: GameState, p: int, slot: int, spell: Spell) -> None:
 
 def _ascend(st: GameState, p: int, h: int, spell: Spell) -> None:
     """Ceremony of Ascension: the Level-2 troll and what it holds are discarded (to the bottom of its
-    deck and the supply); the Level-3 troll takes its slot, without pedestal or activation, and its
-    bribes are discarded."""
+    deck and the supply); the Level-3 troll (chosen by its printed level, whatever row it sits in) takes
+    its slot, without pedestal or activation, and its bribes are discarded; a pedestal on its horde
+    slot stays there for the troll drawn into it."""
     slot = st.pending.smoot_slot
     old = int(st.smoot[p, slot])
     st.decks[st.game.card_level[old] - 1].append(old)
@@ -148,9 +153,9 @@ SPELL_EFFECTS: dict[str, SpellEffect] = {
     "dig_now": SpellEffect({}, _opening(SPELL_DIG), castable=lambda st, p: len(legal_digs(st, p)) > 0,
                            opens=(SPELL_DIG,)),  # the rune paid is neither a mineral nor a hammer
     "ascension": SpellEffect({}, _opening(SPELL_SMOOT),
-                             castable=lambda st, p: bool(_level2_trolls(st, p)) and bool(_level3_row(st)),
+                             castable=lambda st, p: bool(_level2_trolls(st, p)) and bool(_level3_trolls(st)),
                              opens=(SPELL_SMOOT, SPELL_HORDE), smoot_slots=_level2_trolls,
-                             on_smoot_slot=_ascension_slot, horde_slots=_level3_row, on_horde_slot=_ascend),
+                             on_smoot_slot=_ascension_slot, horde_slots=_level3_trolls, on_horde_slot=_ascend),
     "activate_troll": SpellEffect({"cascade": "bool"}, _opening(SPELL_SMOOT), opens=(SPELL_SMOOT,),
                                   smoot_slots=_trolls, on_smoot_slot=_activate),
     "collect_bribes": SpellEffect({}, _opening(SPELL_HORDE), castable=lambda st, p: bool(_bribed_trolls(st)),
