@@ -37,7 +37,7 @@ import sys
 import time
 import warnings
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -215,21 +215,7 @@ def run_tournament(agents: list[str], players: int, games: int, seed: int = 0, w
     jobs = team_schedule(agents, games, seed) if teams else schedule(agents, players, games, seed)
     if game != DEFAULT_GAME:
         jobs = [{**j, "game": game} for j in jobs]
-    log = out / "games.jsonl"
-    done = {g["index"]: g for g in read_games(log, jobs) if g["index"] < games}
-    todo = [j for j in jobs if j["index"] not in done]
-    if todo:
-        with open(log, "a", encoding="utf-8") as f:
-            try:
-                for result in _execute(todo, options, workers, progress, total=games, already=len(done),
-                                       backend=backend, address=address):
-                    f.write(json.dumps(result, separators=(",", ":")) + "\n")
-                    f.flush()
-                    done[result["index"]] = result
-            except WorkerDied as e:
-                raise WorkerDied(f"{e}; {len(done)} of {games} games are saved in {log}: run the same "
-                                 f"command (same --out) to resume") from None
-    finished = [done[i] for i in sorted(done)]
+    finished = play_into(out / "games.jsonl", jobs, options, workers, progress, backend=backend, address=address)
     results = {"config": config, "agents": summarize(finished, list(dict.fromkeys(agents))),
                "balance": balance(finished), "games": finished}
     (out / "results.json").write_text(json.dumps(results, indent=1))
@@ -238,20 +224,46 @@ def run_tournament(agents: list[str], players: int, games: int, seed: int = 0, w
     return results
 
 
+def play_into(log: Path, jobs: list[dict[str, Any]], options: dict[str, Any], workers: int, progress: bool,
+              backend: str = "local", address: str | None = None,
+              run: Callable[[tuple], dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Play the scheduled ``jobs`` not yet finished in ``log`` (games.jsonl), appending each game as it
+    finishes; every finished game of ``jobs``, in index order. ``run``: see :func:`_execute`."""
+    games = len(jobs)
+    done = {g["index"]: g for g in read_games(log, jobs) if g["index"] < games}
+    todo = [j for j in jobs if j["index"] not in done]
+    if todo:
+        with open(log, "a", encoding="utf-8") as f:
+            try:
+                for result in _execute(todo, options, workers, progress, total=games, already=len(done),
+                                       backend=backend, address=address, run=run):
+                    f.write(json.dumps(result, separators=(",", ":")) + "\n")
+                    f.flush()
+                    done[result["index"]] = result
+            except WorkerDied as e:
+                raise WorkerDied(f"{e}; {len(done)} of {games} games are saved in {log}: run the same "
+                                 f"command (same --out) to resume") from None
+    return [done[i] for i in sorted(done)]
+
+
 def _execute(todo: list[dict], options: dict, workers: int, progress: bool, total: int, already: int,
-             backend: str = "local", address: str | None = None) -> Iterator[dict[str, Any]]:
-    """Yield finished games as they come (any order), with a live progress bar."""
+             backend: str = "local", address: str | None = None,
+             run: Callable[[tuple], dict[str, Any]] | None = None) -> Iterator[dict[str, Any]]:
+    """Yield finished games as they come (any order), with a live progress bar. ``run``: the top-level
+    function that plays one ``(job, options)`` (default: a tournament game; ``mk-env balance`` passes its
+    own)."""
+    run = run or _run_star
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
                                TimeRemainingColumn)
     bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                    TimeRemainingColumn(), disable=not progress, transient=False)
     if backend == "ray":
         from .ray_backend import iter_jobs_ray
-        results = (r for _, r in iter_jobs_ray(_run_star, [(j, options) for j in todo], address=address))
+        results = (r for _, r in iter_jobs_ray(run, [(j, options) for j in todo], address=address))
     elif workers == 1:
-        results = (_run_one(j, options) for j in todo)
+        results = (run((j, options)) for j in todo)
     else:
-        results = _pool_games(todo, options, workers)
+        results = _pool_games(todo, options, workers, run)
     with bar:
         task = bar.add_task("games", total=total, completed=already)
         for r in results:
@@ -259,7 +271,8 @@ def _execute(todo: list[dict], options: dict, workers: int, progress: bool, tota
             yield r
 
 
-def _pool_games(todo: list[dict], options: dict, workers: int) -> Iterator[dict[str, Any]]:
+def _pool_games(todo: list[dict], options: dict, workers: int,
+                run: Callable[[tuple], dict[str, Any]] = _run_star) -> Iterator[dict[str, Any]]:
     """Games played by a :class:`WorkerPool`, as they finish. A game whose worker dies is reported
     and played again by a new worker; a second death on the same game stops the run cleanly: the
     games in progress finish (and are yielded), the rest are not started, then :class:`WorkerDied`."""
@@ -267,7 +280,7 @@ def _pool_games(todo: list[dict], options: dict, workers: int) -> Iterator[dict[
     deaths: Counter = Counter()
     fatal = None
     start_method = "fork" if sys.platform.startswith("linux") else "spawn"
-    with WorkerPool(_run_star, min(workers, len(todo)), start_method) as pool:
+    with WorkerPool(run, min(workers, len(todo)), start_method) as pool:
         for j in todo:
             pool.submit(j["index"], (j, options))
         for index, result in pool.results():

@@ -1,0 +1,135 @@
+"""``mk-env balance``: ties split, flags and verdict, the book's facts, resuming, refusals."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mk_env.mountain_king.rules import Game
+from training import balance as bal
+from training.cli import main
+from training.play import run_game
+
+
+def record(ranks: list[int], starts: list[int], totals: list[int] | None = None, capped: int | None = None,
+           held: list[int] | None = None, leftovers: list[int] | None = None) -> dict:
+    """A synthetic games.jsonl record of a balance run."""
+    n = len(ranks)
+    totals = totals or [100] * n
+    leftovers = leftovers or [0] * n
+    return {"index": 0, "agents": ["heuristic"] * n, "seed": 0, "ranks": ranks, "start_points": starts,
+            "scores": [{"leftover_sets": leftovers[p], "total": totals[p]} for p in range(n)],
+            "first_capped": capped, "resources_end": held or [0] * n}
+
+
+def test_a_tied_win_is_shared_between_the_winners():
+    assert bal.shares([0, 0, 2, 3]) == [0.5, 0.5, 0.0, 0.0]
+    assert bal.shares([1, 0]) == [0.0, 1.0]
+    out = bal.report([record([0, 0, 2, 3], [0, 1, 2, 3])], 4)
+    assert [out["per_seat"][str(p)]["wins"] for p in range(4)] == [0.5, 0.5, 0.0, 0.0]
+
+
+def test_seats_and_start_points_within_the_threshold_are_fair():
+    # 2 players over 40 games: each seat wins 20, start points 0 and 1 win 19 and 21 of 40 (47.5%, 52.5%)
+    games = [record([0, 1] if i % 2 else [1, 0], [0, 1] if i < 21 else [1, 0]) for i in range(40)]
+    out = bal.report(games, 2)
+    assert out["per_seat"]["0"]["win_rate"] == 0.5 and out["per_seat"]["0"]["games"] == 40
+    assert out["per_start_point"]["0"]["win_rate"] == pytest.approx(0.475)
+    assert not any(r["flagged"] for kind in ("per_seat", "per_start_point") for r in out[kind].values())
+    assert out["fair"] and out["verdict"].startswith("FAIR: every seat and start point within 5 points of 50.0%")
+    lo, hi = out["per_seat"]["0"]["win_rate_ci95"]
+    assert lo < 0.5 < hi
+
+
+def test_a_seat_beyond_the_threshold_is_flagged_with_its_interval():
+    # seat 0 wins 14 of 20 games (70%): 20 points over the fair 50%
+    games = [record([0, 1] if i < 14 else [1, 0], [0, 1], totals=[110, 90]) for i in range(20)]
+    out = bal.report(games, 2)
+    seat0 = out["per_seat"]["0"]
+    assert seat0["flagged"] and seat0["off_fair"] == pytest.approx(0.2) and seat0["mean_honour"] == 110
+    assert not out["fair"]
+    assert out["verdict"].startswith("UNFAIR: seat 0 70.0% (CI ") and "start point 0 70.0%" in out["verdict"]
+    wide = bal.report(games, 2, threshold=0.25)
+    assert wide["fair"] and wide["threshold"] == 0.25
+
+
+def test_the_book_facts_first_capper_and_leftovers():
+    games = [record([0, 1, 2], [0, 1, 2], capped=0, held=[20, 10, 0], leftovers=[6, 3, 0]),
+             record([1, 0, 2], [0, 1, 2], capped=0, held=[5, 5, 5], leftovers=[1, 1, 1]),
+             record([1, 2, 0], [0, 1, 2], capped=None)]
+    book = bal.report(games, 3)["book"]
+    assert book["first_capped"]["games"] == 2 and book["first_capped"]["win_rate"] == 0.5
+    assert book["first_capped"]["games_without"] == 1
+    assert book["mean_resources_end"] == pytest.approx(45 / 9)
+    assert book["mean_leftover_sets"] == pytest.approx(12 / 9)
+
+
+def test_the_first_capper_is_the_seat_that_took_the_first_coronation_token():
+    game = Game(2)
+    actions: list[int] = []
+    state = run_game(["heuristic", "heuristic"], 5, game=game, actions=actions)
+    first = bal.first_to_cap(game, 5, actions)
+    assert first is not None, "heuristic self-play fills a trollsmoot"
+    token = game.pack.coronation_tokens[2][0]
+    assert state.score_breakdown(first)["coronation"] == token
+    assert bal.first_to_cap(game, 5, actions[:10]) is None  # nobody caps during setup
+
+
+def test_a_run_writes_its_report_and_resumes_without_replaying(tmp_path):
+    out = tmp_path / "b"
+    first = bal.run_balance(["heuristic"], 2, 2, seed=3, out=out, progress=False)
+    assert first["games"] == 2 and set(first["per_seat"]) == {"0", "1"}
+    lines = (out / "games.jsonl").read_text().splitlines()
+    more = bal.run_balance(["heuristic"], 2, 4, seed=3, out=out, progress=False)
+    after = (out / "games.jsonl").read_text().splitlines()
+    assert after[:2] == lines and len(after) == 4 and more["games"] == 4
+    on_disk = json.loads((out / "balance.json").read_text())
+    assert on_disk["config"]["board_side"] == "winter" and on_disk["verdict"] == more["verdict"]
+    assert "games" in on_disk and not isinstance(on_disk["games"], list)  # a count, not the records
+    for g in map(json.loads, after):
+        assert {"first_capped", "resources_end", "start_points"} <= g.keys()
+        assert sum(bal.shares(g["ranks"])) == pytest.approx(1.0)
+
+
+def test_a_folder_of_other_settings_or_content_is_refused(tmp_path):
+    out = tmp_path / "b"
+    bal.run_balance(["heuristic"], 2, 1, seed=0, out=out, progress=False)
+    with pytest.raises(ValueError, match="other settings"):
+        bal.run_balance(["heuristic"], 2, 1, seed=1, out=out, progress=False)
+    config = json.loads((out / "config.json").read_text())
+    (out / "config.json").write_text(json.dumps({**config, "pack_id": "default@0+old"}))
+    with pytest.raises(ValueError, match="games of other content"):
+        bal.run_balance(["heuristic"], 2, 1, seed=0, out=out, progress=False)
+    (out / "config.json").write_text(json.dumps({k: v for k, v in config.items() if k != "command"}))
+    with pytest.raises(ValueError, match="holds a tournament"):
+        bal.run_balance(["heuristic"], 2, 1, seed=0, out=out, progress=False)
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--players", "6"], "argument --players: 6 is not allowed; the game is for 2 to 5"),
+    (["--games", "0"], "argument --games: 0 is not allowed"),
+    (["--threshold", "1.5"], "argument --threshold: 1.5 is not allowed; use a win-rate difference"),
+    (["--threshold", "-0.1"], "argument --threshold: -0.1 is not allowed"),
+    (["--agents", "grandmaster"], "unknown agent spec 'grandmaster'"),
+    (["--players", "3", "--board-side", "winter"], "board_side='winter' is not allowed for 3 players"),
+    (["--pack", "{new}"], "{new}"),
+])
+def test_misuse_is_one_line_and_exit_code_2(tmp_path, capsys, argv, says):
+    new = str(tmp_path / "missing")
+    argv = [a.replace("{new}", new) for a in argv]
+    code = main(["balance", *argv, "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert err.startswith("mk-env balance: error: ") and says.replace("{new}", new) in err
+    assert not (tmp_path / "out" / "games.jsonl").exists()
+
+
+def test_the_command_prints_the_table_and_json(tmp_path, capsys):
+    out = tmp_path / "b"
+    assert main(["balance", "--players", "2", "--games", "2", "--workers", "1", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "Balance: 2 players, winter side, 2 games" in text and "first to fill a trollsmoot" in text
+    assert main(["balance", "--players", "2", "--games", "2", "--out", str(out), "--json"]) == 0
+    parsed = json.loads(capsys.readouterr().out)
+    assert parsed["games"] == 2 and parsed["verdict"].split(":")[0] in ("FAIR", "UNFAIR")

@@ -1,0 +1,284 @@
+"""``mk-env balance``: is the table fair? Self-play of one agent spec (or a list, seats rotated) and, for
+each seat and each start point, its win rate with a 95% Wilson interval and its mean honour, against
+the fair share ``1/n``; any whose win rate differs from ``1/n`` by more than ``--threshold`` (default 5
+points) is flagged, and one verdict line sums it up.
+
+A win shared by ``k`` tied winners counts ``1/k`` for each, so the win rates of one game's seats add up
+to 1. Two facts of the book that the content should reproduce are reported beside: how often the first
+player to fill a trollsmoot (to ``max_trolls``, the first coronation token) wins (the rulebook presents
+capping first as valuable if well timed), and what players hold at the end (resources, and the honour
+of their leftover sets: 1 in the rulebook's scoring example).
+
+Schedule, workers and resuming are the tournament's (:mod:`training.tournament`): game ``i`` seats the
+agents and draws its seed as tournament game ``i`` does, each finished game is one line of
+``OUT/games.jsonl``, and the same command with a larger ``--games`` plays only the games not yet played.
+``OUT/balance.json`` holds the report (no games: small enough to commit).
+
+Load your own transcription of the printed content with ``--pack DIR`` to check it the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from mk_env.mountain_king.rules.economy import owned
+
+from . import cli
+from .play import make_game, parse_agents, run_game
+from .ratings import wilson_interval
+from .tournament import _check_config, play_into, start_points
+from .tournament_schedule import schedule
+
+DEFAULT_AGENTS = "heuristic"
+DEFAULT_GAMES = 200
+DEFAULT_THRESHOLD = 0.05
+DEFAULT_OUT = "runs/balance"
+#: the extras each games.jsonl line of a balance run holds beside the tournament's fields
+EXTRA_FIELDS = ("first_capped", "resources_end")
+#: what the book says for each fact reported beside the seats
+BOOK = {
+    "first_capped": "the rulebook presents filling the trollsmoot first as valuable if well timed",
+    "leftover_sets": "1 honour each in the rulebook's scoring example",
+}
+
+
+# ================================================================================================
+# one game (top level: shipped to worker processes)
+# ================================================================================================
+def balance_game(job: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    """Play scheduled game ``job`` (``index``, ``agents`` by seat, ``seed``); its record: the tournament's
+    fields plus the seat that first filled its trollsmoot (None if nobody did) and each seat's resources
+    held at the end."""
+    t0 = time.perf_counter()
+    specs, seed = list(job["agents"]), int(job["seed"])
+    game = make_game(len(specs), options)
+    actions: list[int] = []
+    state = run_game(specs, seed, game=game, actions=actions)
+    return {
+        "index": job["index"], "agents": specs, "seed": seed,
+        "ranks": [int(r) for r in state.ranks()],
+        "scores": [state.score_breakdown(p) for p in range(len(specs))],
+        "start_points": start_points(game, state),
+        "first_capped": first_to_cap(game, seed, actions),
+        "resources_end": [int(owned(state, p).sum()) for p in range(len(specs))],
+        "turns": int(state.turn) + 1,
+        "seconds": round(time.perf_counter() - t0, 3),
+    }
+
+
+def _balance_star(args: tuple) -> dict[str, Any]:
+    return balance_game(*args)
+
+
+def first_to_cap(game: Any, seed: int, actions: list[int]) -> int | None:
+    """The seat that took the first coronation token (the first to recruit a full trollsmoot) in the
+    game replayed from ``seed`` and ``actions``; None if no token was taken."""
+    state = game.new_initial_state(int(seed))
+    tokens = len(state.coronation_left)
+    for action in actions:
+        seat = state.current_player()
+        state.apply(action)
+        if len(state.coronation_left) < tokens:
+            return int(seat)
+    return None
+
+
+# ================================================================================================
+# the report
+# ================================================================================================
+def shares(ranks: list[int]) -> list[float]:
+    """Each seat's share of the win: ``1/k`` for each of ``k`` tied winners, 0 for the others."""
+    winners = sum(1 for r in ranks if r == 0)
+    return [1.0 / winners if r == 0 else 0.0 for r in ranks]
+
+
+def _rate(wins: float, n: int, fair: float, threshold: float) -> dict[str, Any]:
+    """A win rate with its interval, its distance from ``fair`` and whether that is too far."""
+    rate = wins / n if n else 0.0
+    lo, hi = wilson_interval(wins, n)
+    return {"games": n, "wins": round(wins, 3), "win_rate": rate, "win_rate_ci95": [lo, hi],
+            "off_fair": rate - fair, "flagged": bool(n) and abs(rate - fair) > threshold + 1e-12}
+
+
+def report(games: list[dict[str, Any]], players: int, threshold: float = DEFAULT_THRESHOLD) -> dict[str, Any]:
+    """The balance of ``games`` (records of :func:`balance_game`): per seat and per start point, win rate
+    (ties split) with a 95% Wilson interval, its distance from ``1/players`` and a flag beyond
+    ``threshold``, mean honour; the book's facts; the verdict."""
+    fair = 1.0 / players
+    groups: dict[str, dict[int, list[float]]] = {"per_seat": {}, "per_start_point": {}}
+    for g in games:
+        for p, share in enumerate(shares(g["ranks"])):
+            for kind, key in (("per_seat", p), ("per_start_point", g["start_points"][p])):
+                tally = groups[kind].setdefault(int(key), [0, 0.0, 0.0])
+                tally[0] += 1
+                tally[1] += share
+                tally[2] += g["scores"][p]["total"]
+    out: dict[str, Any] = {"games": len(games), "players": players, "fair_win_rate": fair, "threshold": threshold}
+    for kind, tallies in groups.items():
+        out[kind] = {str(k): {**_rate(w, n, fair, threshold), "mean_honour": h / n}
+                     for k, (n, w, h) in sorted(tallies.items())}
+    out["book"] = book_facts(games, fair, threshold)
+    flagged = [(kind, k, row) for kind in groups for k, row in out[kind].items() if row["flagged"]]
+    out["fair"] = bool(games) and not flagged
+    out["verdict"] = verdict(out, flagged)
+    return out
+
+
+def book_facts(games: list[dict[str, Any]], fair: float, threshold: float) -> dict[str, Any]:
+    """The first capper's win rate (ties split; games where nobody capped are left out), and the mean
+    resources held and leftover-set honour at the end, per seat and game."""
+    capped = [g for g in games if g.get("first_capped") is not None]
+    wins = sum(shares(g["ranks"])[g["first_capped"]] for g in capped)
+    seats = [(g, p) for g in games for p in range(len(g["ranks"]))]
+    n = max(len(seats), 1)
+    return {
+        "first_capped": {**_rate(wins, len(capped), fair, threshold), "games_without": len(games) - len(capped),
+                         "book": BOOK["first_capped"]},
+        "mean_resources_end": sum(g["resources_end"][p] for g, p in seats) / n,
+        "mean_leftover_sets": sum(g["scores"][p]["leftover_sets"] for g, p in seats) / n,
+        "leftover_sets_book": BOOK["leftover_sets"],
+    }
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def verdict(out: dict[str, Any], flagged: list[tuple[str, str, dict]]) -> str:
+    """One line: fair, or which seats and start points are not (win rate and interval)."""
+    fair, points = out["fair_win_rate"], round(100 * out["threshold"], 1)
+    if not out["games"]:
+        return "no games played"
+    if not flagged:
+        return (f"FAIR: every seat and start point within {points:g} points of {_pct(fair)} "
+                f"({out['games']} games, {out['players']} players)")
+    names = {"per_seat": "seat", "per_start_point": "start point"}
+    parts = [f"{names[kind]} {k} {_pct(r['win_rate'])} (CI {_pct(r['win_rate_ci95'][0])}-"
+             f"{_pct(r['win_rate_ci95'][1])})" for kind, k, r in flagged]
+    return (f"UNFAIR: {', '.join(parts)}: more than {points:g} points from {_pct(fair)} "
+            f"({out['games']} games, {out['players']} players)")
+
+
+# ================================================================================================
+# the run
+# ================================================================================================
+def run_balance(agents: list[str], players: int, games: int, seed: int = 0, workers: int = 1,
+                out: str | os.PathLike = DEFAULT_OUT, options: dict[str, Any] | None = None,
+                threshold: float = DEFAULT_THRESHOLD, progress: bool = True) -> dict[str, Any]:
+    """Play (or finish) ``games`` balance games in ``out`` and return the report written to
+    ``out/balance.json`` (with the run's ``config``)."""
+    if not 2 <= players <= 5:
+        raise ValueError(f"--players {players}: the game is for 2 to 5 players")
+    if games < 1:
+        raise ValueError(f"--games {games}: need at least 1 game")
+    if workers < 1:
+        raise ValueError(f"--workers {workers}: need at least 1 worker")
+    if seed < 0:
+        raise ValueError(f"--seed {seed}: a seed is a whole number >= 0")
+    if not 0 < threshold < 1:
+        raise ValueError(f"--threshold {threshold}: use a win-rate difference between 0 and 1 (0.05: 5 points)")
+    options = dict(options or {})
+    if options.get("team_mode"):
+        raise ValueError("team_mode: mk-env balance measures seats of free-for-all games, not teams")
+    game = make_game(players, options)  # validates the options (board side, pack) early
+    out = Path(out)
+    config = {"command": "balance", "agents": agents, "players": players, "games": games, "seed": seed,
+              "options": options, "board_side": game.board_side, "pack_id": game.pack.pack_id}
+    old = json.loads((out / "config.json").read_text()) if (out / "config.json").is_file() else None
+    if old is not None and old.get("command") != "balance":
+        raise ValueError(f"--out {out} holds a tournament, not a balance run; use another --out")
+    if old is not None and old.get("pack_id") != config["pack_id"]:
+        raise ValueError(f"--out {out} holds games of other content (pack {old.get('pack_id')}, now "
+                         f"{config['pack_id']}); use another --out or delete it")
+    _check_config(out, config)
+    jobs = schedule(agents, players, games, seed)
+    log = out / "games.jsonl"
+    finished = play_into(log, jobs, options, workers, progress, run=_balance_star)
+    missing = [g["index"] for g in finished if any(k not in g for k in EXTRA_FIELDS)]
+    if missing:
+        raise ValueError(f"{log}: games {missing[:5]} lack {', '.join(EXTRA_FIELDS)} (not a balance run's "
+                         f"games); use another --out")
+    result = {"config": config, **report(finished, players, threshold)}
+    (out / "balance.json").write_text(json.dumps(result, indent=1))
+    return result
+
+
+def table(result: dict[str, Any]):
+    """A rich table: one row per seat and per start point, flagged rows marked."""
+    from rich.table import Table
+    cfg = result["config"]
+    t = Table(title=f"Balance: {cfg['players']} players, {cfg['board_side']} side, "
+                    f"{result['games']} games ({', '.join(cfg['agents'])})")
+    for col in ("", "games", "win rate", "95% CI", "vs fair", "mean honour", "flag"):
+        t.add_column(col, justify="left" if col in ("", "flag") else "right")
+    for kind, name in (("per_seat", "seat"), ("per_start_point", "start point")):
+        for k, r in result[kind].items():
+            lo, hi = r["win_rate_ci95"]
+            t.add_row(f"{name} {k}", str(r["games"]), _pct(r["win_rate"]), f"{_pct(lo)}-{_pct(hi)}",
+                      f"{100 * r['off_fair']:+.1f}", f"{r['mean_honour']:.1f}", "UNFAIR" if r["flagged"] else "")
+    return t
+
+
+def book_lines(result: dict[str, Any]) -> list[str]:
+    """The book's facts in words."""
+    b = result["book"]
+    c = b["first_capped"]
+    lo, hi = c["win_rate_ci95"]
+    return [f"first to fill a trollsmoot wins {_pct(c['win_rate'])} (CI {_pct(lo)}-{_pct(hi)}) of "
+            f"{c['games']} games ({c['games_without']} without; {b['first_capped']['book']})",
+            f"at the end a player holds {b['mean_resources_end']:.1f} resources on average; leftover sets "
+            f"{b['mean_leftover_sets']:.1f} honour ({b['leftover_sets_book']})"]
+
+
+def _cmd(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.text import Text
+    agents = parse_agents(args.agents)
+    options = {k: v for k, v in (("board_side", args.board_side), ("pack", args.pack)) if v is not None}
+    result = run_balance(agents, args.players, args.games, args.seed, args.workers, args.out, options,
+                         args.threshold, progress=not args.json)
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return 0
+    console = Console(width=None if sys.stdout.isatty() else 120)
+    console.print(table(result))
+    for line in book_lines(result):
+        console.print(Text(line))
+    console.print(Text(result["verdict"]))
+    console.print(Text(f"report: {Path(args.out) / 'balance.json'}"))
+    return 0
+
+
+def threshold(text: str) -> float:
+    """A win-rate difference flagged as unfair: a number between 0 and 1 (0.05: 5 points)."""
+    x = cli.positive_float(text)
+    return cli.allowed(x, x < 1, "use a win-rate difference between 0 and 1 (0.05: 5 points)")
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "balance", help="seat and start-point win rates of self-play, unfair ones flagged",
+        description="Play self-play games (seats rotated, resumable) and report each seat's and each start "
+                    "point's win rate (95%% Wilson interval) against 1/n, flagging any more than "
+                    "--threshold away, with the book's facts (first to fill a trollsmoot, leftovers).")
+    p.add_argument("--agents", default=DEFAULT_AGENTS,
+                   help=f"agent spec, or comma-separated specs rotated over the seats (default {DEFAULT_AGENTS})")
+    p.add_argument("--players", type=cli.player_count, default=4, help="players per game, 2-5 (default 4)")
+    p.add_argument("--games", type=cli.game_count, default=DEFAULT_GAMES, help=f"games (default {DEFAULT_GAMES})")
+    p.add_argument("--board-side", default=None, help="board side (default: by player count)")
+    p.add_argument("--pack", default=None, help="content pack folder (default: the built-in stand-in pack)")
+    p.add_argument("--seed", type=cli.seed, default=0, help="seed of the schedule, >= 0 (default 0)")
+    p.add_argument("--workers", type=cli.workers, default=min(2, os.cpu_count() or 1),
+                   help="parallel worker processes (default 2)")
+    p.add_argument("--threshold", type=threshold, default=DEFAULT_THRESHOLD,
+                   help="flag a win rate this far from 1/n (default 0.05: 5 points)")
+    p.add_argument("--out", type=cli.out_dir, default=DEFAULT_OUT,
+                   help=f"output folder, resumable (default {DEFAULT_OUT})")
+    p.add_argument("--json", action="store_true", help="print the report as JSON (for scripts)")
+    p.set_defaults(func=_cmd)
