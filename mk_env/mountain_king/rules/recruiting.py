@@ -1,7 +1,7 @@
 """Recruiting (rulebook, *Step 2: Recruit*): a horde troll into a free trollsmoot slot that rests on two
 trolls, one bribe to each troll still beneath it in the horde (coins; with Golden Mask any resources, one
 decision per bribe), its bribes and pedestal taken along (a Level-3 troll: a pedestal chosen from the
-bag), the horde refilled, trolls holding enough bribes retired, and the cascade. Legal moves,
+bag, or none), the horde refilled, trolls holding enough bribes retired, and the cascade. Legal moves,
 application and explanation side by side."""
 
 from __future__ import annotations
@@ -100,7 +100,8 @@ def apply_bribe(st: GameState, p: int, res: int) -> None:
 
 def _take_troll(st: GameState, p: int) -> None:
     """Step two of recruiting: take the troll, its bribes and its pedestal (Level-2 row), or choose a
-    pedestal from the bag (Level-3 row)."""
+    pedestal from the bag or decline it (Level-3 row; rulebook, *Recruit a troll*: "If it was a Level-3
+    troll you may look through the draw bag and take a remaining pedestal of your choice")."""
     h = st.pending.horde_slot
     s = st.game.storage_of[p]
     st.pending = st.pending._replace(recruit_card=int(st.horde[h]))
@@ -111,13 +112,9 @@ def _take_troll(st: GameState, p: int) -> None:
     if row == 1 and st.horde_pedestal[h] >= 0:
         st.storage_pedestals[s, st.horde_pedestal[h]] += 1
         st.horde_pedestal[h] = -1
-    if row == 2 and st.bag.sum() > 0:
-        clans = (st.bag > 0).nonzero()[0]
-        if len(clans) > 1:
-            st.phase = RECRUIT_PEDESTAL
-            return
-        st.bag[clans[0]] -= 1
-        st.storage_pedestals[s, clans[0]] += 1
+    if row == 2 and st.bag.sum() > 0:  # "you may ... take a remaining pedestal": a choice, even of one clan
+        st.phase = RECRUIT_PEDESTAL
+        return
     _finish_recruit(st, p)
 
 
@@ -125,6 +122,11 @@ def choose_pedestal(st: GameState, p: int, clan: int) -> None:
     """``RECRUIT_PEDESTAL``: the Level-3 troll's pedestal, from the bag to storage."""
     st.bag[clan] -= 1
     st.storage_pedestals[st.game.storage_of[p], clan] += 1
+    _finish_recruit(st, p)
+
+
+def decline_pedestal(st: GameState, p: int) -> None:
+    """Pass in ``RECRUIT_PEDESTAL``: take no pedestal (the rulebook's "you may"); the bag keeps them."""
     _finish_recruit(st, p)
 
 

@@ -8,8 +8,8 @@ A turn (rulebook, *On your turn*) is a sequence of small decisions, each one pha
   (one use per open entrance; pass to stop).
 * ``step2_recruit_or_dig``: recruit (horde troll x trollsmoot slot) or dig (tunnel placement), or trade;
   pass only when neither recruiting nor digging is possible. A recruit may ask for bribes paid in any
-  resources (Golden Mask) and the Level-3 pedestal choice; a dig asks for the mineral (when more than
-  one would pay), a pedestal (may decline) and a workshop for each newly touched empty site.
+  resources (Golden Mask) and the Level-3 pedestal choice (may decline); a dig asks for the mineral
+  (when more than one would pay), a pedestal (may decline) and a workshop for each newly touched empty site.
 * ``step3_great_hall``: dedicate one great hall, trade, or pass.
 * ``step4_move_statues``: select a statue, then its destination (one cart each), trade, or pass to end.
 
@@ -31,7 +31,7 @@ from .errors import IllegalActionError, StalledGameError, action_number
 from .explain import explain_illegal
 from .great_halls import apply_hall
 from .legal import legal_actions, pass_is_forced
-from .recruiting import apply_bribe, apply_recruit, choose_pedestal
+from .recruiting import apply_bribe, apply_recruit, choose_pedestal, decline_pedestal
 from .setup import apply_draft, apply_gate
 from .spells import apply_cast, apply_horde_slot, apply_smoot_slot, apply_spell_option, stop_free_moves, take_pedestal
 from .statues import apply_move_statue, apply_select_statue
@@ -119,6 +119,7 @@ PASSES: dict[int, Callable[[GameState, int], None]] = {
     Phase.STEP2: _to_step(Phase.STEP3),  # only when neither recruiting nor digging is possible
     Phase.STEP3: _to_step(Phase.STEP4),
     Phase.STEP4: end_turn,
+    Phase.RECRUIT_PEDESTAL: decline_pedestal,  # take no pedestal from the bag
     Phase.DIG_PEDESTAL: dig_workshops,  # decline the pedestal
     Phase.DIG_WORKSHOP: next_site,  # decline a workshop on this site
     Phase.SPELL_STATUE: stop_free_moves,

@@ -38,7 +38,7 @@ class Phase(IntEnum):
     SPELL_STATUE = 9  # a spell's free statue move: select a statue, or pass to stop
     STEP2 = 10  # step 2: recruit or dig, or trade (pass only when neither is possible)
     BRIBE = 11  # recruiting with Golden Mask: the resource of the next bribe
-    RECRUIT_PEDESTAL = 12  # recruiting from the Level-3 row: the pedestal taken from the bag
+    RECRUIT_PEDESTAL = 12  # recruiting from the Level-3 row: the pedestal taken from the bag, or pass to decline
     DIG_MINERAL = 13  # digging: the mineral paid, when more than one would pay
     DIG_PEDESTAL = 14  # digging: a pedestal on the new tunnel's anchor, or pass to decline
     DIG_WORKSHOP = 15  # digging: the workshop established on a newly touched site, or pass
@@ -98,7 +98,7 @@ PHASE_BLOCKS: dict[Phase, frozenset[Block]] = {
     Phase.SPELL_STATUE: frozenset((Block.PASS, Block.SELECT_STATUE)),
     Phase.STEP2: frozenset((Block.PASS, Block.TRADE, Block.RECRUIT, Block.DIG)),
     Phase.BRIBE: frozenset((Block.BRIBE,)),
-    Phase.RECRUIT_PEDESTAL: frozenset((Block.PEDESTAL,)),
+    Phase.RECRUIT_PEDESTAL: frozenset((Block.PASS, Block.PEDESTAL)),
     Phase.DIG_MINERAL: frozenset((Block.MINERAL,)),
     Phase.DIG_PEDESTAL: frozenset((Block.PASS, Block.PEDESTAL)),
     Phase.DIG_WORKSHOP: frozenset((Block.PASS, Block.ESTABLISH)),
