@@ -1,0 +1,238 @@
+"""The ``mcts`` agent and its information-set search: legal decisions in both games, budgets (simulations
+exact, seconds within a tolerance), only determinizations of the view ever searched, the stepped interface
+with a dummy evaluator (batched leaves, virtual loss undone), the horizon past the searcher's own turn,
+root parallelism, reproducibility and the spec's options."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from agents import make_agent
+from agents.evaluation import evaluation_of
+from agents.mcts import DEFAULT_SIMULATIONS, MCTSAgent
+from agents.search_eval import HeuristicEvaluator, UniformEvaluator
+from agents.search_parallel import RootPool, merge_roots, most_visited, search_root, split_simulations
+from agents.search_tree import Node, Search, SearchConfig
+from mk_env.cave_troll.rules import Game as CaveTroll
+from mk_env.games import make_game
+from mk_env.mountain_king.rules.view import PlayerView
+from training.play import run_game
+
+from test_cave_troll_agents import Watched  # checks each decision: legal, the true state untouched
+
+GAMES = {"mountain_king": lambda n: make_game("mountain_king", n), "cave_troll": CaveTroll}
+
+
+def mid_game(name: str, seed: int = 5, decisions: int = 25, players: int = 2):
+    """A state after ``decisions`` quick-policy decisions, at a decision with at least three candidates."""
+    game = GAMES[name](players)
+    H = evaluation_of(game)
+    st = game.new_initial_state(seed)
+    for _ in range(decisions):
+        st.apply(H.quick_action(st, st.current_player()))
+    while len(H.candidates(st, st.current_player())) < 3:
+        st.apply(H.quick_action(st, st.current_player()))
+    return st
+
+
+class GuardedView(PlayerView):
+    """A view whose true state only its own ``determinize`` may read: any other read fails the test."""
+
+    __slots__ = ("_true", "_open", "calls", "_players")
+
+    def __init__(self, state, seat: int):
+        self._true, self._open, self.calls, self._players = state, False, 0, state.num_players
+        self.seat = seat
+
+    @property
+    def _state(self):
+        assert self._open, "the search read the true state"
+        return self._true
+
+    @property
+    def num_players(self) -> int:
+        return self._players
+
+    def determinize(self, rng: np.random.Generator):
+        self._open = True
+        try:
+            st = super().determinize(rng)
+        finally:
+            self._open = False
+        self.calls += 1
+        return st
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_mcts_plays_whole_games_of_both_games_with_legal_decisions(name: str) -> None:
+    seats = [Watched("mcts:4?horizon=3"), Watched("random")]
+    state = run_game(seats, seed=3, game=GAMES[name](2))
+    assert state.is_terminal() and seats[0].decisions > 10
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("simulations", [1, 7, 40])
+def test_a_simulation_budget_is_exact(name: str, simulations: int) -> None:
+    st = mid_game(name)
+    tree = Search(PlayerView(st, st.current_player()), st.current_player(), np.random.default_rng(0))
+    tree.run(HeuristicEvaluator(), simulations=simulations)
+    assert tree.simulations == simulations
+    assert tree.root_visits()[1].sum() == simulations - 1  # every walk but the root's expansion
+
+
+def test_a_time_budget_is_kept_within_a_tolerance() -> None:
+    st = mid_game("mountain_king")
+    view = PlayerView(st, st.current_player())
+    agent = MCTSAgent(simulations=None, seconds=0.3)
+    t0 = time.perf_counter()
+    action = agent.act(view, np.random.default_rng(0))
+    elapsed = time.perf_counter() - t0
+    assert 0.3 <= elapsed < 0.3 + 0.5  # one simulation past the deadline at most (loaded machine: generous)
+    assert st.is_legal(action)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_search_sees_only_determinizations_of_the_view(name: str) -> None:
+    st = mid_game(name)
+    seat = st.current_player()
+    view = GuardedView(st, seat)
+    tree = Search(view, seat, np.random.default_rng(1), SearchConfig())
+    ev = HeuristicEvaluator()
+    selects = 0
+    for _ in range(30):
+        leaf = tree.select()
+        selects += 1
+        if leaf is not None:
+            assert leaf.state is not st
+            (p,), v = ev([leaf])
+            tree.expand_backup(leaf, p, v[0])
+    assert view.calls == selects  # a fresh determinization for every walk
+    assert st.is_legal(tree.best_action())
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_stepped_interface_batches_leaves_and_undoes_the_virtual_loss(name: str) -> None:
+    st = mid_game(name)
+    seat = st.current_player()
+    tree = Search(st, seat, np.random.default_rng(2), SearchConfig(actions="legal"))
+    ev = UniformEvaluator()
+    first = tree.select()
+    assert first.needs_priors and first.node is tree.root and first.player == seat
+    assert set(first.actions.tolist()) == set(st.legal_actions().tolist())
+    (p,), v = ev([first])
+    tree.expand_backup(first, p, v[0])
+    for _ in range(6):  # six rounds of eight walks, each round valued in one call
+        leaves = [leaf for leaf in (tree.select() for _ in range(8)) if leaf is not None]
+        priors, values = ev(leaves)
+        for leaf, pr, val in zip(leaves, priors, values):
+            assert leaf.state.current_player() == leaf.player or leaf.state.is_terminal()
+            tree.expand_backup(leaf, pr, val)
+    assert tree.simulations == 1 + 6 * 8
+    assert tree.root_visits()[1].sum() == 6 * 8
+    _check_nodes(tree.root)
+    assert np.all(np.abs(tree.root_values()) <= 1e-9)  # uniform values: no virtual loss left behind
+
+
+def _check_nodes(node: Node) -> None:
+    """Every edge: availability at least its visits, |total value| at most its visits."""
+    assert np.all(node.avail >= node.n)
+    assert np.all(np.abs(node.w) <= node.n + 1e-9)
+    for child in node.children.values():
+        _check_nodes(child)
+
+
+def test_bad_priors_and_values_are_refused_clearly() -> None:
+    st = mid_game("cave_troll")
+    tree = Search(st, st.current_player(), np.random.default_rng(0))
+    leaf = tree.select()
+    with pytest.raises(ValueError, match="one entry per seat"):
+        tree.expand_backup(leaf, np.ones(len(leaf.actions)), [0.0])
+    with pytest.raises(ValueError, match="non-negative weights"):
+        tree.expand_backup(leaf, -np.ones(len(leaf.actions)), [0.0, 0.0])
+    with pytest.raises(ValueError, match="one budget"):
+        tree.run(UniformEvaluator())
+    with pytest.raises(ValueError, match="seat must be in"):
+        Search(st, 5, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="horizon"):
+        SearchConfig(horizon=0)
+
+
+def _player_changes_below(node: Node, changes: int = 0) -> int:
+    """The most changes of the player to move along any path of the tree."""
+    most = changes
+    for child in node.children.values():
+        most = max(most, _player_changes_below(child, changes + (child.player != node.player)))
+    return most
+
+
+@pytest.mark.parametrize("horizon", [1, 2, 3])
+def test_the_tree_spans_the_horizon_past_its_own_turn(horizon: int) -> None:
+    st = mid_game("cave_troll")
+    tree = Search(st, st.current_player(), np.random.default_rng(3), SearchConfig(horizon=horizon))
+    tree.run(HeuristicEvaluator(), simulations=150)
+    assert _player_changes_below(tree.root) == horizon - 1  # the opponents' decisions are in the tree
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_search_is_reproducible_with_a_seed(name: str) -> None:
+    st = mid_game(name)
+    view = PlayerView(st, st.current_player())
+    runs = []
+    for _ in range(2):
+        tree = Search(view, view.seat, np.random.default_rng(11)).run(HeuristicEvaluator(), simulations=30)
+        runs.append((tree.best_action(), tree.root_visits()[1].tolist()))
+    assert runs[0] == runs[1]
+    agent = make_agent("mcts:12")
+    assert agent.act(view, np.random.default_rng(4)) == agent.act(view, np.random.default_rng(4))
+
+
+def test_root_parallel_searches_give_the_sequential_decision_and_legal_actions() -> None:
+    st = mid_game("mountain_king")
+    view = PlayerView(st, st.current_player())
+    agent = MCTSAgent(simulations=24, workers=3)
+    try:
+        action = agent.act(view, np.random.default_rng(8))
+    finally:
+        agent.close()
+    seeds = [int(s) for s in np.random.default_rng(8).integers(2 ** 63, size=3)]
+    shares = split_simulations(24, 3)
+    results = [search_root(view, view.seat, seeds[i], agent.config, agent.evaluator, shares[i], None)
+               for i in range(3)]
+    assert action == most_visited(*merge_roots(results))
+    assert st.is_legal(action)
+    assert split_simulations(2, 3) == [1, 1, 1] and sum(split_simulations(400, 3)) == 400
+
+
+def test_root_parallel_time_budget_plays_legal_decisions_in_cave_troll() -> None:
+    seats = [Watched("mcts:0.02s?workers=2"), Watched("heuristic")]
+    state = run_game(seats, seed=2, game=CaveTroll(2))
+    seats[0].inner.close()
+    assert state.is_terminal() and seats[0].decisions > 5
+
+
+def test_spec_options_build_the_search() -> None:
+    agent = make_agent("mcts:1.5s?workers=2&horizon=4&c=2.5&depth=30&lookahead=2")
+    assert (agent.seconds, agent.simulations, agent.workers) == (1.5, None, 2)
+    assert (agent.config.horizon, agent.config.c_puct, agent.config.max_depth) == (4, 2.5, 30)
+    assert agent.evaluator.lookahead_depth == 2
+    assert make_agent("mcts").simulations == DEFAULT_SIMULATIONS
+    assert make_agent("mcts:?workers=2").simulations == DEFAULT_SIMULATIONS
+    assert make_agent("mcts:100").workers == 1
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("mcts:0", "positive number"), ("mcts:-2s", "positive number"), ("mcts:1s?workers=0", "workers"),
+    ("mcts:8?workers=two", "whole number >= 1"), ("mcts:8?threads=2", "unknown option 'threads=2'"),
+    ("mcts:8?c=0", "number > 0"), ("mcts:8?horizon=1&horizon=2", "given twice"), ("mcts:8?workers", "unknown"),
+])
+def test_bad_mcts_specs_are_refused_clearly(spec: str, words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        make_agent(spec)
+
+
+def test_a_root_pool_refuses_a_bad_number_of_workers() -> None:
+    with pytest.raises(ValueError, match="workers must be a whole number >= 1"):
+        RootPool(0)
