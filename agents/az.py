@@ -1,0 +1,143 @@
+"""``az:PATH`` (a policy-value network guiding information-set MCTS) and ``aznet:PATH`` (the network
+alone, greedy): the agents of ``mk-env train --algo az`` (docs/training.md, "AlphaZero-style").
+
+``PATH`` is a policy-value model file (:mod:`agents.az_net`: ``.safetensors`` with a JSON description,
+no code on load; a file for another game or layout is refused). Budget of ``az``: ``az:PATH`` =
+:data:`DEFAULT_SIMULATIONS` simulations per decision, ``az:PATH?200`` = 200 simulations,
+``az:PATH?0.1s`` = 0.1 seconds per decision. The search (:mod:`agents.az_search`) determinizes the
+seat's view at every simulation and scores leaves with the network's value, so it never sees the true
+hidden state. ``aznet:PATH`` plays the legal action of highest prior from the seat's public view (one
+network call per decision). Both leave torch's thread count to the process.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mk_env.mountain_king.rules.view import PlayerView
+
+from .az_net import check_net_game, load_net, observer_of, seat_values
+from .az_search import Leaf, SearchTree
+from .base import BaseAgent
+
+DEFAULT_SIMULATIONS = 64
+
+
+class NetEvaluator:
+    """A batch of search leaves -> (priors over each leaf's actions, values by seat): one forward."""
+
+    def __init__(self, net: Any, game: Any):
+        self.net, self.game = net, game
+        self.observer = observer_of(game)
+
+    def __call__(self, leaves: list[Leaf]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        obs = np.stack([self.observer.encode_flat(leaf.state, leaf.player).copy() for leaf in leaves])
+        priors, values = self.net.evaluate(obs, [leaf.actions for leaf in leaves])
+        return priors, [seat_values(v, leaf.player) for v, leaf in zip(values, leaves)]
+
+
+class _NetAgent(BaseAgent):
+    """Loads the network once; checks each new game against the file."""
+
+    kind = "aznet"
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.net, self.config, _ = load_net(path)
+        self._game: Any = None
+        self._evaluator: NetEvaluator | None = None
+
+    def evaluator(self, game: Any) -> NetEvaluator:
+        """The evaluator for ``game`` (checked, and rebuilt when the game changes)."""
+        if game is not self._game:
+            check_net_game(self.config, game, f"{self.kind}:{self.path}")
+            self._game, self._evaluator = game, NetEvaluator(self.net, game)
+        return self._evaluator
+
+
+class AZNetAgent(_NetAgent):
+    """The network alone: the legal action of highest prior (greedy), from the seat's public view."""
+
+    name = "aznet"
+
+    def act(self, view: PlayerView, rng: np.random.Generator) -> int:
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0])
+        ev = self.evaluator(view.game)
+        obs = ev.observer.encode_flat(view.public_state(), view.seat)[None].copy()
+        priors, _ = self.net.evaluate(obs, [legal])
+        return int(legal[int(np.argmax(priors[0]))])
+
+
+class AZAgent(_NetAgent):
+    """Network-guided ISMCTS; plays the most visited root action (ties: the higher prior)."""
+
+    name = "az"
+    kind = "az"
+
+    def __init__(self, path: str | Path, simulations: int | None = DEFAULT_SIMULATIONS,
+                 seconds: float | None = None):
+        super().__init__(path)
+        self.simulations, self.seconds = simulations, seconds
+
+    def act(self, view: PlayerView, rng: np.random.Generator) -> int:
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0])
+        ev = self.evaluator(view.game)
+        tree = SearchTree(view.determinize, rng)
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        while True:
+            if deadline is not None:
+                if time.perf_counter() >= deadline and tree.simulations > 0:
+                    break
+            elif tree.simulations >= self.simulations:
+                break
+            leaf = tree.select()
+            if leaf is not None:
+                priors, values = ev([leaf])
+                tree.expand_backup(leaf, priors[0], values[0])
+        actions, visits = tree.root_visits()
+        best = np.flatnonzero(visits == visits.max())
+        return int(actions[best[int(np.argmax(tree.root.priors[best]))]])
+
+
+def _path(kind: str, text: str) -> Path:
+    if not text:
+        raise ValueError(f"agent spec {kind!r} needs a policy-value model file, e.g. "
+                         f"'{kind}:runs/az/best.safetensors'")
+    path = Path(text)
+    if not path.is_file():
+        raise ValueError(f"agent spec '{kind}:{text}': no model file at {text!r}")
+    return path
+
+
+def from_spec(arg: str) -> AZAgent:
+    """``az:PATH`` (default budget), ``az:PATH?N`` simulations or ``az:PATH?Xs`` seconds per decision."""
+    text, sep, budget = arg.partition("?")
+    path = _path("az", text)
+    if not sep:
+        return AZAgent(path)
+    try:
+        if budget.endswith("s"):
+            seconds = float(budget[:-1])
+            if not seconds > 0 or seconds == float("inf"):
+                raise ValueError
+            return AZAgent(path, simulations=None, seconds=seconds)
+        sims = int(budget)
+        if sims <= 0:
+            raise ValueError
+        return AZAgent(path, simulations=sims)
+    except ValueError:
+        raise ValueError(f"agent spec 'az:{arg}': the budget after '?' must be a positive number of "
+                         f"simulations (az:PATH?200) or seconds (az:PATH?0.1s), got {budget!r}") from None
+
+
+def net_from_spec(arg: str) -> AZNetAgent:
+    """``aznet:PATH``: the network of a policy-value file, greedy."""
+    return AZNetAgent(_path("aznet", arg))

@@ -1,0 +1,258 @@
+"""The policy-value network of the AlphaZero-style agents (``az:PATH``, ``aznet:PATH``) and its model file.
+
+:class:`PolicyValueNet` reads one seat's flat observation (the env's ``Observer.encode_flat``: the same
+arrays as the single-seat env, egocentric, public facts only) and gives
+
+* **priors over the legal actions only**: the trunk's features are turned into a query vector; each
+  action number has a learned embedding and bias; an action's logit is query . embedding + bias. Only the
+  legal actions' rows are gathered (a decision has tens of legal actions against the layout's 9,790),
+  so no 9,790-wide softmax is ever computed. :class:`LegalActionHead` is the one place to swap for
+  another head (e.g. a factorised one) with the same ``logits(features, legal, valid)`` call;
+* **a value per seat** in ``[-1, 1]`` (tanh), egocentric: row 0 is the observing seat, then the others
+  in turn order (the observation's player axis). :func:`seat_values` turns them into values by seat.
+
+The model file is the safe format of :mod:`agents.policy_file` (a ``.safetensors`` file, JSON metadata
+``mk_env``, no pickle): format :data:`FORMAT`, the game, players, options, the env name and the
+fingerprint of its observation/action layout, the network's sizes (bounded), optionally Adam's moments
+(``optimizer/...``) and the training run's settings. Loading refuses a file of another format, version,
+game layout or network shape with one line naming both sides.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from mk_env.games import game_name
+
+from .policy_description import MAX_LAYERS, MAX_WIDTH, ModelFileError, env_layout, env_module
+from .policy_file import (METADATA_KEY, SUFFIX, _load_optimizer, _optimizer_to_tensors, _read_tensors,
+                          is_sb3_zip)
+
+FORMAT = "mk_env.policy_value"
+FORMAT_VERSION = 1
+MAX_HEADER_BYTES = 16 * 2 ** 20
+
+
+@dataclass(frozen=True)
+class NetShape:
+    """The sizes that build a :class:`PolicyValueNet` (all stored in the model file)."""
+
+    observation_size: int  # length of the flat observation
+    actions: int  # the action layout's size
+    players: int  # seats, so values per seat
+    hidden: int = 256  # width of the trunk's layers
+    layers: int = 2  # trunk layers
+    action_dim: int = 64  # width of the action embeddings and of the policy query
+
+    def check(self, where: str = "network") -> NetShape:
+        """This shape once every size is a whole number in its allowed range."""
+        limits = {"observation_size": 10 ** 6, "actions": 10 ** 6, "players": 5, "hidden": MAX_WIDTH,
+                  "layers": MAX_LAYERS, "action_dim": MAX_WIDTH}
+        for name, top in limits.items():
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= top:
+                raise ModelFileError(f"{where}: {name} must be a whole number from 1 to {top}, got {value!r}")
+        return self
+
+
+class LegalActionHead(nn.Module):
+    """Logits of the legal actions: ``query(features) . embedding[action] + bias[action]``."""
+
+    def __init__(self, features: int, actions: int, action_dim: int):
+        super().__init__()
+        self.query = nn.Linear(features, action_dim)
+        self.embedding = nn.Embedding(actions, action_dim)
+        self.bias = nn.Embedding(actions, 1)
+        nn.init.normal_(self.embedding.weight, std=0.05)
+        nn.init.zeros_(self.bias.weight)
+
+    def logits(self, features: torch.Tensor, legal: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
+        """``features`` (B, F); ``legal`` (B, L) action numbers padded with any number; ``valid`` (B, L)
+        which entries are real. Padded entries get ``-inf``."""
+        q = self.query(features).unsqueeze(2)  # (B, D, 1)
+        scores = torch.bmm(self.embedding(legal), q).squeeze(2) + self.bias(legal).squeeze(2)
+        return scores.masked_fill(~valid, float("-inf"))
+
+
+class PolicyValueNet(nn.Module):
+    """An MLP trunk with a legal-action policy head and a per-seat value head."""
+
+    def __init__(self, shape: NetShape):
+        super().__init__()
+        self.shape = shape.check()
+        width, blocks = shape.observation_size, []
+        for _ in range(shape.layers):
+            blocks += [nn.Linear(width, shape.hidden), nn.ReLU()]
+            width = shape.hidden
+        self.trunk = nn.Sequential(*blocks)
+        self.policy = LegalActionHead(width, shape.actions, shape.action_dim)
+        self.value = nn.Linear(width, shape.players)
+
+    def forward(self, obs: torch.Tensor, legal: torch.Tensor, valid: torch.Tensor
+                ) -> tuple[torch.Tensor, torch.Tensor]:
+        """(logits over each row's legal actions (B, L), egocentric values (B, players))."""
+        features = self.trunk(obs)
+        return self.policy.logits(features, legal, valid), torch.tanh(self.value(features))
+
+    @torch.no_grad()
+    def evaluate(self, observations: np.ndarray, legal_lists: list[np.ndarray]
+                 ) -> tuple[list[np.ndarray], np.ndarray]:
+        """Priors (softmax over each row's legal actions) and egocentric values, for a batch given as
+        numpy arrays: the inference call of search and of the greedy agent."""
+        legal, valid = pad_legal(legal_lists)
+        logits, values = self(torch.from_numpy(observations), legal, valid)
+        probs = torch.softmax(logits, dim=1).numpy()
+        return [probs[i, :len(a)] for i, a in enumerate(legal_lists)], values.numpy()
+
+
+def pad_legal(legal_lists: list[np.ndarray]) -> tuple[torch.Tensor, torch.Tensor]:
+    """Legal action lists -> a (B, L) tensor of action numbers (padded with 0) and its validity mask."""
+    width = max(1, max(len(a) for a in legal_lists))
+    legal = np.zeros((len(legal_lists), width), np.int64)
+    valid = np.zeros((len(legal_lists), width), bool)
+    for i, a in enumerate(legal_lists):
+        legal[i, :len(a)] = a
+        valid[i, :len(a)] = True
+    return torch.from_numpy(legal), torch.from_numpy(valid)
+
+
+def seat_values(egocentric: np.ndarray, seat: int) -> np.ndarray:
+    """Values by seat from values seen by ``seat`` (row k is seat ``(seat + k) % n``)."""
+    return np.roll(np.asarray(egocentric), seat)
+
+
+def egocentric(values_by_seat: np.ndarray, seat: int) -> np.ndarray:
+    """The inverse of :func:`seat_values`: values by seat as ``seat`` sees them (itself first)."""
+    return np.roll(np.asarray(values_by_seat), -seat)
+
+
+def observer_of(game: Any) -> Any:
+    """The observation encoder of ``game`` (its env module's ``observer_class``)."""
+    return env_module(game_name(game)).raw_env.observer_class(game)
+
+
+def shape_for(game: Any, hidden: int = 256, layers: int = 2, action_dim: int = 64) -> NetShape:
+    """The network shape for ``game``: its observation and action sizes, its seats."""
+    st = game.new_initial_state(seed=0)
+    return NetShape(int(observer_of(game).size), int(len(st.legal_mask())), int(game.num_players),
+                    hidden, layers, action_dim).check()
+
+
+# ================================================================================================
+# the model file
+# ================================================================================================
+def save_net(net: PolicyValueNet, path: str | Path, game: Any, game_options: dict[str, Any] | None = None,
+             optimizer: Any = None, training: dict[str, Any] | None = None) -> Path:
+    """Write ``net`` for ``game`` (a ``Game`` built with ``game_options``) to ``path`` atomically; with
+    ``optimizer`` Adam's moments too (checkpoints), ``training``: JSON settings of the run."""
+    from safetensors.torch import save
+    name = game_name(game)
+    options = dict(game_options or {})
+    module = env_module(name)
+    config = {"format": FORMAT, "format_version": FORMAT_VERSION, "env": module.ENV_NAME,
+              "layout_fingerprint": module.layout_fingerprint(game), "game": name,
+              "players": int(game.num_players), "game_options": options,
+              "network": asdict(net.shape), "optimizer": None, "training": training}
+    tensors = {f"net/{k}": v for k, v in net.state_dict().items()}
+    if optimizer is not None:
+        config["optimizer"], moments = _optimizer_to_tensors(optimizer)
+        tensors.update(moments)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_bytes(save({k: v.detach().cpu().contiguous() for k, v in tensors.items()},
+                         metadata={METADATA_KEY: json.dumps(config)}))
+    os.replace(tmp, path)
+    return path
+
+
+def read_net_config(path: str | Path) -> dict[str, Any]:
+    """The ``mk_env`` JSON of a policy-value file, checked for format, version and field types."""
+    path = Path(path)
+    if not path.is_file():
+        raise ModelFileError(f"no model file at {str(path)!r}")
+    if is_sb3_zip(path):
+        raise ModelFileError(f"{path} is a Stable-Baselines3 zip, not a policy-value network "
+                             f"(az:PATH takes a .safetensors file written by mk-env train --algo az)")
+    try:
+        with open(path, "rb") as f:
+            (size,) = struct.unpack("<Q", f.read(8))
+            if not 2 <= size <= MAX_HEADER_BYTES:
+                raise ValueError(f"header size {size}")
+            config = json.loads(json.loads(f.read(size))["__metadata__"][METADATA_KEY])
+    except (struct.error, ValueError, KeyError, TypeError, RecursionError) as e:
+        raise ModelFileError(f"{path} is not an mk_env model file (a .safetensors file with "
+                             f"{METADATA_KEY!r} metadata): {type(e).__name__}: {e}") from None
+    if not isinstance(config, dict) or config.get("format") != FORMAT:
+        got = config.get("format") if isinstance(config, dict) else None
+        raise ModelFileError(f"{path}: format {got!r}, not a policy-value network ({FORMAT}); "
+                             f"a MaskablePPO file is played by ppo:PATH")
+    if config.get("format_version") != FORMAT_VERSION:
+        raise ModelFileError(f"{path}: format version {config.get('format_version')!r}; this mk_env "
+                             f"reads version {FORMAT_VERSION}")
+    for key, kind in {"env": str, "layout_fingerprint": str, "game": str, "players": int,
+                      "game_options": dict, "network": dict}.items():
+        if not isinstance(config.get(key), kind) or isinstance(config.get(key), bool):
+            raise ModelFileError(f"{path}: field {key!r} must be of type {kind.__name__}, "
+                                 f"got {config.get(key)!r}")
+    return config
+
+
+def net_shape(config: dict[str, Any], path: str | Path) -> NetShape:
+    """The file's network shape (known fields only, sizes bounded)."""
+    fields = set(NetShape.__dataclass_fields__)
+    if set(config["network"]) != fields:
+        raise ModelFileError(f"{path}: network fields {sorted(config['network'])}; allowed: {sorted(fields)}")
+    return NetShape(**config["network"]).check(str(path))
+
+
+def load_net(path: str | Path, optimizer_for: bool = False) -> tuple[PolicyValueNet, dict[str, Any], Any]:
+    """(network in eval mode, its config, Adam with the file's moments or None). The file's layout is
+    checked against this mk_env's for its game."""
+    config = read_net_config(path)
+    mine = env_layout(config["players"], json.dumps(config["game_options"], sort_keys=True), path,
+                      config["game"])
+    if (config["env"], config["layout_fingerprint"]) != mine:
+        raise ModelFileError(f"{path} was trained on {config['env']} with layout {config['layout_fingerprint']} "
+                             f"({config['game']}, {config['players']} players); this mk_env has {mine[0]} "
+                             f"with layout {mine[1]}: retrain the network")
+    net = PolicyValueNet(net_shape(config, path))
+    tensors = _read_tensors(path)
+    weights = {k[4:]: v for k, v in tensors.items() if k.startswith("net/")}
+    try:
+        net.load_state_dict(weights, strict=True)
+    except RuntimeError as e:
+        raise ModelFileError(f"{path}: the weights do not fit the network described: {e}") from None
+    opt = None
+    if optimizer_for:
+        opt = torch.optim.Adam(net.parameters())
+        if config.get("optimizer"):
+            _load_optimizer(opt, config["optimizer"], tensors, path)
+    net.eval()
+    return net, config, opt
+
+
+def check_net_game(config: dict[str, Any], game: Any, spec: str) -> None:
+    """Refuse a game the network cannot read (another game, or another layout of it)."""
+    name = game_name(game)
+    if name != config["game"]:
+        raise ValueError(f"{spec} was trained for {config['game']}; this game is {name}")
+    mine = env_module(name).layout_fingerprint(game)
+    if mine != config["layout_fingerprint"]:
+        raise ValueError(f"{spec} was trained for {config['players']} players (layout "
+                         f"{config['layout_fingerprint']}); this game has {game.num_players} players "
+                         f"and layout {mine}: the network cannot read it")
+
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "SUFFIX", "LegalActionHead", "NetShape", "PolicyValueNet",
+           "check_net_game", "egocentric", "load_net", "net_shape", "observer_of", "pad_legal",
+           "read_net_config", "save_net", "seat_values", "shape_for"]

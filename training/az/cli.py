@@ -1,0 +1,87 @@
+"""``mk-env train --algo az``: the command line of :mod:`training.az.run`.
+
+Shared options it reads: ``--out``, ``--resume``, ``--timesteps`` (self-play positions to reach),
+``--players``, ``--seed``, ``--lr``, ``--batch-size``, ``--eval-every`` / ``--eval-games`` (in iterations /
+games), ``--game``, ``--board-side``, ``--threads``. Its own options start with ``--az-``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from training import cli
+from training.play import game_options
+
+from .settings import AZSettings
+
+#: --az-NAME -> (setting, argument type, help)
+AZ_OPTIONS = {
+    "simulations": (cli.positive_int, "search simulations per self-play decision"),
+    "games": (cli.positive_int, "self-play games per iteration, played in lockstep"),
+    "train-steps": (cli.positive_int, "gradient steps per iteration"),
+    "buffer": (cli.positive_int, "replay buffer capacity (positions)"),
+    "temperature-moves": (cli.non_negative_int, "decisions per game sampled from the visits"),
+    "gate-every": (cli.non_negative_int, "iterations between gatings (0: no gating)"),
+    "gate-games": (cli.positive_int, "games per gating"),
+    "gate-threshold": (cli.positive_float, "win rate the latest needs against the best"),
+    "eval-simulations": (cli.non_negative_int, "also evaluate az:BEST?N against the gauntlet (0: no)"),
+    "eval-opponents": (str, "gauntlet agents, comma-separated specs"),
+    "warm-agent": (str, "agent whose games warm-start a new run ('' = none)"),
+    "warm-games": (cli.non_negative_int, "games of the warm-start agent"),
+    "warm-steps": (cli.non_negative_int, "gradient steps of the warm start"),
+    "minutes": (cli.positive_float, "stop this invocation after this many minutes (--resume continues)"),
+    "hidden": (cli.positive_int, "width of the network's layers"),
+    "layers": (cli.positive_int, "layers of the network's trunk"),
+}
+TIMESTEPS_DEFAULT = 200_000  # mk-env train's --timesteps default: on --resume, that value means "not given"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``--az-*`` options (all default to None: the run's settings or :class:`AZSettings`)."""
+    defaults = AZSettings()
+    for name, (kind, text) in AZ_OPTIONS.items():
+        setting = name.replace("-", "_")
+        parser.add_argument(f"--az-{name}", dest=f"az_{setting}", type=kind, default=None,
+                            help=f"az: {text} (default {getattr(defaults, setting)!r})")
+
+
+def changes_from(args: argparse.Namespace, resume: bool) -> dict[str, Any]:
+    """The settings the command line gives (None: not given)."""
+    given = {name.replace("-", "_"): getattr(args, f"az_{name.replace('-', '_')}") for name in AZ_OPTIONS}
+    given.update(players=args.players, seed=args.seed, learning_rate=args.learning_rate,
+                 batch_size=args.batch_size, eval_every=args.eval_every, eval_games=args.eval_games)
+    if not (resume and args.timesteps == TIMESTEPS_DEFAULT):
+        given["positions"] = args.timesteps
+    if args.game is not None:
+        given["game"] = args.game
+    if args.board_side is not None:
+        given["game_options"] = game_options(args.game or "mountain_king", board_side=args.board_side) or None
+    return given
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``mk-env train --algo az``; the exit code."""
+    import torch
+
+    from .run import AZRun
+    torch.set_num_threads(args.threads)
+    out = Path(args.out)
+    if args.resume:
+        az = AZRun.resume(out, changes_from(args, True))
+    else:
+        given = {k: v for k, v in changes_from(args, False).items() if v is not None}
+        try:
+            settings = AZSettings(**given).check()
+        except ValueError as e:
+            raise cli.UsageError(str(e)) from None
+        az = AZRun.start(out, settings)
+    try:
+        best = az.train()
+    except KeyboardInterrupt:
+        print(f"stopped: interrupted in iteration {az.counters['iteration']}; the last checkpoint stands; "
+              f"continue with: mk-env train --resume --out {out}")
+        return 130
+    print(f"best network: {best} (agent specs az:{best} with search, aznet:{best} alone)")
+    return 0

@@ -1,0 +1,86 @@
+"""Training the policy-value network on replayed positions, and the warm start from an agent's play.
+
+Loss per position: cross-entropy between the search's visit distribution and the network's priors over
+the same legal actions, plus the squared error between the network's values and the game's returns (every
+seat, egocentric). Adam with L2 weight decay; gradients clipped to norm 1.
+
+Warm start (:func:`warm_positions`): before any search, games of a fixed agent (``heuristic`` by
+default, any spec) give positions whose policy target is the agent's choice (one-hot) and whose value
+target is the outcome, so the first self-play searches are guided by a network that already plays like
+the agent (distillation) rather than by uniform priors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+
+from agents.az_net import PolicyValueNet, egocentric, observer_of, pad_legal
+from agents.registry import make_agent
+from mk_env.mountain_king.rules.view import PlayerView
+from training.play import agent_rng
+
+from .buffer import Position, ReplayBuffer
+
+GRAD_CLIP = 1.0
+WEIGHT_DECAY = 1e-4
+
+
+def make_optimizer(net: PolicyValueNet, lr: float) -> torch.optim.Adam:
+    return torch.optim.Adam(net.parameters(), lr=lr, weight_decay=WEIGHT_DECAY)
+
+
+def set_lr(optimizer: torch.optim.Optimizer, lr: float) -> None:
+    for group in optimizer.param_groups:
+        group["lr"] = lr
+
+
+def train_steps(net: PolicyValueNet, optimizer: torch.optim.Optimizer, buffer: ReplayBuffer, steps: int,
+                batch: int, rng: np.random.Generator) -> dict[str, float]:
+    """``steps`` gradient steps on batches of ``batch`` positions; the mean losses."""
+    net.train()
+    totals = {"policy_loss": 0.0, "value_loss": 0.0}
+    for _ in range(steps):
+        obs, legal, policy, outcome = buffer.sample(batch, rng)
+        legal_t, valid = pad_legal(legal)
+        target = torch.zeros(valid.shape)
+        for row, pi in enumerate(policy):
+            target[row, :len(pi)] = torch.from_numpy(pi)
+        logits, values = net(torch.from_numpy(obs), legal_t, valid)
+        logp = torch.log_softmax(logits, dim=1).masked_fill(~valid, 0.0)
+        policy_loss = -(target * logp).sum(1).mean()
+        value_loss = ((values - torch.from_numpy(outcome)) ** 2).mean()
+        optimizer.zero_grad()
+        (policy_loss + value_loss).backward()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), GRAD_CLIP)
+        optimizer.step()
+        totals["policy_loss"] += policy_loss.item()
+        totals["value_loss"] += value_loss.item()
+    net.eval()
+    return {k: v / max(1, steps) for k, v in totals.items()}
+
+
+def warm_positions(game: Any, spec: str, games: int, seed: int) -> list[Position]:
+    """Positions of ``games`` games of agent ``spec`` in every seat: its choice as a one-hot target."""
+    observer = observer_of(game)
+    out: list[Position] = []
+    n = game.num_players
+    for g in range(games):
+        agents = [make_agent(spec) for _ in range(n)]
+        for seat, agent in enumerate(agents):
+            agent.reset(seat, n)
+        rngs = [agent_rng(seed + g, seat) for seat in range(n)]
+        state = game.new_initial_state(seed + g)
+        history = []
+        while not state.is_terminal():
+            p = state.current_player()
+            legal = state.legal_actions()
+            action = int(agents[p].act(PlayerView(state, p), rngs[p]))
+            if len(legal) > 1:
+                history.append((p, observer.encode_flat(state, p).copy(), legal, (legal == action).astype(float)))
+            state.apply(action)
+        outcome = np.asarray(state.returns(), np.float32)
+        out += [Position.make(obs, legal, pi, egocentric(outcome, p)) for p, obs, legal, pi in history]
+    return out
