@@ -56,6 +56,11 @@ BUILTIN_AGENTS: tuple[AgentEntry, ...] = (
     AgentEntry("ppo", "agents.ppo:from_spec",
                "ppo:PATH, a trained MaskablePPO policy (.safetensors; an SB3 zip only as "
                "ppo:PATH?trust)"),
+    AgentEntry("az", "agents.az:from_spec",
+               "az:PATH, a policy-value network (mk-env train --algo az) guiding ISMCTS; az:PATH?N "
+               "simulations (default 64) or az:PATH?Xs seconds per decision"),
+    AgentEntry("aznet", "agents.az:net_from_spec",
+               "aznet:PATH, the policy-value network alone, greedy (one network call per decision)"),
 )
 
 _TABLE: dict[str, AgentEntry] = {e.kind: e for e in BUILTIN_AGENTS}

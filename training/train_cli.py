@@ -58,6 +58,8 @@ class Algorithm(NamedTuple):
 ALGORITHMS: dict[str, Algorithm] = {
     "maskable-ppo": Algorithm("training.train_cli:run_maskable_ppo",
                               "sb3-contrib MaskablePPO over the flat action mask (--backend rllib: Ray)"),
+    "az": Algorithm("training.az.cli:run", "AlphaZero-style self-play: network-guided ISMCTS, replay buffer, "
+                    "gating (docs/training.md)", "training.az.cli:add_arguments"),
 }
 DEFAULT_ALGO = next(iter(ALGORITHMS))
 
