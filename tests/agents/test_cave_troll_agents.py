@@ -25,8 +25,8 @@ from training.play import run_game
 #: heuristic must not change by accident. Regenerate when the first game's rules or its heuristic change on
 #: purpose.
 FIRST_GAME_GOLDEN = {
-    ("heuristic", "random", 0): (99, "2d0201a84c8424c1"),
-    ("random", "heuristic", "random", 1): (134, "26646a5c6092d32b"),
+    ("heuristic", "random", 0): (97, "5fd67720c59460fd"),
+    ("random", "heuristic", "random", 1): (148, "e083a21b40b08bd7"),
 }
 
 
