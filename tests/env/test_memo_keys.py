@@ -25,7 +25,8 @@ from mk_env.mountain_king.rules import Game, GameState, digging, economy, trades
 from mk_env.mountain_king.rules.board import BOARD_FIELDS
 from mk_env.mountain_king.rules.fields import FIELD_NAMES
 
-OPTIONS = ({"num_players": 2}, {"num_players": 5}, {"num_players": 4, "team_mode": True})
+OPTIONS = ({"num_players": 2}, {"num_players": 5}, {"num_players": 4, "team_mode": True},
+           {"num_players": 3, "payment": "choose"})
 
 
 class ReadLog:

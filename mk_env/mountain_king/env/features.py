@@ -60,8 +60,12 @@ class Feature:
     #: state and the observer (one row per seat in the players part); any memo group of the players
     #: or the supply, or "call" outside the board
     count: Callable[[Any, Observer], Any] | None = None
+    #: whether the game has this feature (None: every game); an absent feature has no entries
+    present: Callable[[Observer], bool] | None = None
 
     def entry_names(self, ob: Observer) -> tuple[str, ...]:
+        if self.present is not None and not self.present(ob):
+            return ()
         names = resolve(self.entries, ob)
         return tuple(names) if names else (self.name,)
 
@@ -94,6 +98,11 @@ def card_entries(prefix: str = "") -> tuple[str, ...]:
     """The entries of a troll card's features: present, clan one-hot, level, symbols / most shown."""
     return tuple(prefix + x for x in (("present",) + tuple(f"clan_{c}" for c in CARD_CLANS) + ("level",)
                                       + tuple(f"symbol_{k}" for k in TOKEN_KINDS)))
+
+
+def _choose_payment(ob: Observer) -> bool:
+    """Games where the payer chooses the tokens (the payment features exist)."""
+    return ob.game.choose_payment
 
 
 def _who(k: int) -> str:
@@ -212,7 +221,9 @@ PEDESTAL_TRACK = Part("pedestal_track", lambda ob: (N_TIERS, len(CLANS)), "the p
 ))
 
 TURN = Part("turn", lambda ob: (), "the phase (one-hot), this turn's flags and the endgame", (
-    Feature("phase", ("phase",), "call", tuple(f"phase_{p}" for p in PHASE_NAMES)),
+    # the phase pay (the last) only in games with payment="choose": the default layout as before it
+    Feature("phase", ("phase",), "call",
+            lambda ob: tuple(f"phase_{p}" for p in PHASE_NAMES if p != "pay" or ob.game.choose_payment)),
     Feature("spell_cast", ("spell_cast",), "call"),
     Feature("workshops_left", ("workshops_left",), "call"),
     Feature("uses_left", ("uses_left",), "call"),
@@ -236,6 +247,11 @@ PENDING = Part("pending", lambda ob: (), "the sub-decision being resolved: spell
     Feature("dig_for_spell", ("pending",), "call"),
     Feature("statue_move_free", ("pending",), "call"),
     Feature("sites_left", ("pending",), "call"),
+    # payment="choose" only: the payment under way (phase pay): what is still owed, the tokens chosen so far
+    Feature("pay_owed", ("pending",), "call", tuple(f"pay_owed_{r}" for r in RESOURCES), present=_choose_payment),
+    Feature("pay_chosen", ("pending",), "call",
+            tuple(f"pay_chosen_trollsmoot_slot_{i}" for i in range(N_SMOOT)) + ("pay_chosen_storage",),
+            present=_choose_payment),
 ))
 
 DRAFT = Part("draft", lambda ob: (), "my own starter hand during the draft (one-hot by starter) and my unseen "

@@ -15,12 +15,12 @@ import numpy as np
 
 from mk_env.mountain_king.rules import CLANS, RESOURCES, GameState, Phase, SquareKind
 from mk_env.mountain_king.rules.actions import N_SMOOT
-from mk_env.mountain_king.rules.content import N_TIERS, TOKEN_RESOURCE
+from mk_env.mountain_king.rules.content import N_TIERS, N_TOKEN_KINDS, TOKEN_RESOURCE
+from mk_env.mountain_king.rules.payment import payment_owed
 
 from .features import CARD_CLANS, TURN_CAP, resolve
 
 _F32 = np.float32
-_SPELL_STATUE = int(Phase.SPELL_STATUE)  # a statue move that returns to a spell (ints: hot paths)
 _GAME_OVER = int(Phase.GAME_OVER)
 
 
@@ -308,8 +308,18 @@ class FeatureFills:
         if pend.dig is not None:
             out[at.dig.start + self.dig_piece[pend.dig]] = 1.0
         out[at.dig_for_spell] = pend.dig_for_spell is True
-        out[at.statue_move_free] = pend.statue_from_phase == _SPELL_STATUE
+        out[at.statue_move_free] = pend.statue_from_phase is not None and st.free_moves > 0
         out[at.sites_left] = len(pend.sites_left or ()) / self.max_sites
+        if pend.paid is not None:  # payment="choose", phase pay
+            self._payment(st, out, at)
+
+    def _payment(self, st: GameState, out: np.ndarray, at: SimpleNamespace) -> None:
+        """The payment under way: each resource still owed (scaled like the supply), and how many tokens
+        have been chosen from each trollsmoot slot and from the storage."""
+        owed = payment_owed(st)
+        out[at.pay_owed] = owed / self.res_total
+        chosen = np.bincount(np.asarray(st.pending.paid, np.int64) // N_TOKEN_KINDS, minlength=N_SMOOT + 1)
+        out[at.pay_chosen] = chosen / float(self.res_total.max())
 
     def _draft(self, st: GameState, player: int, out: np.ndarray) -> None:
         """Fill ``out`` (zeros on entry) with my starter hand and my unseen starters."""

@@ -63,6 +63,19 @@ HORDE_BENEATH = [tuple(x for x in cone if x != s) for s, cone in enumerate(pyram
 N_SMOOT = len(SMOOT_ROW)
 N_HORDE = len(HORDE_ROW)
 RECRUIT_SLOTS = tuple(s for s in range(N_SMOOT) if SMOOT_ROW[s] > 0)
+#: where a paying token lies (payment="choose"): trollsmoot slots 0-9, then the storage
+STORAGE_SOURCE = N_SMOOT
+PAY_SOURCES = N_SMOOT + 1
+
+
+def describe_token(arg: int) -> str:
+    """A ``pay_token`` argument in words, e.g. "1 stone held by the troll in trollsmoot slot 3"."""
+    source, kind = divmod(arg, N_TOKEN_KINDS)
+    where = "from your storage" if source == STORAGE_SOURCE else f"held by the troll in trollsmoot slot {source}"
+    name = TOKEN_KINDS[kind].replace("cart_", "") + " cart" if kind >= N_RESOURCES else TOKEN_KINDS[kind]
+    if kind == RESOURCES.index("cart"):
+        name = "wild cart"
+    return f"1 {name} {where}"
 
 
 @dataclass(frozen=True)
@@ -98,11 +111,13 @@ class ActionLayout:
     """The blocks of the flat action space for one content pack and board side."""
 
     #: the blocks' names in layout order (:class:`mk_env.mountain_king.rules.vocabulary.Block` says what each
-    #: argument means)
+    #: argument means); an instance's ``BLOCKS`` are its own: ``pay_token`` only with ``payment="choose"``
     BLOCKS: tuple[str, ...] = tuple(b.value for b in Block)
 
-    def __init__(self, pack: ContentPack, geo: BoardGeometry):
-        self.pack, self.geo = pack, geo
+    def __init__(self, pack: ContentPack, geo: BoardGeometry, payment: str = "auto"):
+        self.pack, self.geo, self.payment = pack, geo, payment
+        if payment != "choose":  # the default layout (and its fingerprint) as before the option
+            self.BLOCKS = tuple(b for b in ActionLayout.BLOCKS if b != Block.PAY_TOKEN)
         rate = int(pack.rules.get("trade_rate", 4))
         self.trade_gives = np.array(_multisets(rate), dtype=np.int16)  # [T, 7]
         self.trade_gives_by_kind = np.ascontiguousarray(self.trade_gives.T)  # [7, T]
@@ -131,6 +146,7 @@ class ActionLayout:
             "move_statue": geo.n_squares,
             "smoot_slot": N_SMOOT,
             "horde_slot": N_HORDE,
+            "pay_token": PAY_SOURCES * N_TOKEN_KINDS,
         }
         self.sizes = sizes
         self.offset: dict[str, int] = {}
@@ -243,6 +259,8 @@ class ActionLayout:
             return f"move the selected statue to {geo.rc(a)}"
         if block == "smoot_slot":
             return f"choose trollsmoot slot {a}"
+        if block == "pay_token":
+            return f"pay with {describe_token(a)}"
         return f"choose horde slot {a}"
 
     def describe_conversion(self, a: int) -> str:

@@ -6,7 +6,9 @@ Ownership (rulebook, *Spending resources*): everything in your storage and every
 trolls to generate their resources again"): tokens are taken from trolls before storage, trolls in
 slot order from the bottom row up (the bottom row is activated by the most cascades, so freeing it
 regenerates the most), and among carts, clan carts before wild ones (a statue move of clan X takes an
-X cart first; wild carts are the more flexible). Storage carts are always wild.
+X cart first; wild carts are the more flexible). Storage carts are always wild. This is the game option
+``payment="auto"``, the dominant-choice shortcut; with ``payment="choose"`` the payer picks the tokens
+(:mod:`mk_env.mountain_king.rules.payment`) and :func:`pay` spends the plan of their choice.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .actions import N_SMOOT, SMOOT_CONE
+from .actions import N_SMOOT, SMOOT_CONE, STORAGE_SOURCE
 from .content import CART, CLAN_CART0, N_RESOURCES, N_TOKEN_KINDS, TOKEN_RESOURCE
 
 if TYPE_CHECKING:
@@ -24,6 +26,9 @@ if TYPE_CHECKING:
 #: token kinds to take, in order, when paying a resource (carts: clan carts first, then wild)
 _PAY_KINDS = [[r] for r in range(N_RESOURCES)]
 _PAY_KINDS[CART] = [CLAN_CART0, CLAN_CART0 + 1, CLAN_CART0 + 2, CART]
+#: the key (in ``state._cache``) of the payer's plan while the decision it pays for is applied
+#: (payment="choose"): resource -> the ``pay_token`` arguments of the tokens that pay it
+PLAN = "payment_plan"
 
 
 #: a troll's tokens (slot * token kinds + kind) -> the resource they count as (clan carts are carts)
@@ -60,6 +65,9 @@ def pay(state: GameState, p: int, resource: int, n: int, *, kinds: list[int] | N
         return
     if to_supply:
         state.supply[resource] += n
+    if state.game.choose_payment and PLAN in state._cache:
+        _pay_planned(state, p, resource, n)
+        return
     tokens = state.tokens[p]
     for kind in kinds if kinds is not None else _PAY_KINDS[resource]:
         column = tokens[:, kind]
@@ -77,6 +85,25 @@ def pay(state: GameState, p: int, resource: int, n: int, *, kinds: list[int] | N
     if state.storage[s, resource] < n:
         raise AssertionError(f"payment of {resource} exceeds what player {p} owns")
     state.storage[s, resource] -= n
+
+
+def _pay_planned(state: GameState, p: int, resource: int, n: int) -> None:
+    """Spend the next ``n`` of the tokens of ``resource`` the payer chose (the plan's, see :data:`PLAN`; a
+    recruit pays its coins one bribe at a time)."""
+    plan = state._cache[PLAN]
+    chosen = plan.get(resource, [])
+    if len(chosen) < n:
+        raise AssertionError(f"the payment plan holds {len(chosen)} tokens of resource {resource}, the mechanic "
+                             f"pays {n} (the bill and the mechanic disagree; engine bug)")
+    plan[resource] = chosen[n:]
+    if not plan[resource]:
+        del plan[resource]
+    for a in chosen[:n]:
+        source, kind = divmod(a, N_TOKEN_KINDS)
+        if source == STORAGE_SOURCE:
+            state.storage[state.game.storage_of[p], kind] -= 1
+        else:
+            state.tokens[p, source, kind] -= 1
 
 
 def pay_vector(state: GameState, p: int, counts, *, wild_carts_only: bool = False) -> None:

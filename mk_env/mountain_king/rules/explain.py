@@ -12,6 +12,7 @@ from . import economy as eco
 from .digging import why_not_dig
 from .great_halls import why_not_hall
 from .legal import legal_actions
+from .payment import why_not_pay_token
 from .recruiting import why_not_recruit
 from .spells import why_not_cast
 from .statues import why_not_move_statue, why_not_select_statue
@@ -33,7 +34,7 @@ REASONS: dict[Block, Callable[[GameState, int, int, np.ndarray], str]] = {
     Block.DIG: why_not_dig, Block.RECRUIT: why_not_recruit, Block.HALL: why_not_hall, Block.TRADE: why_not_trade,
     Block.CAST: why_not_cast, Block.ACTIVATE_WORKSHOP: why_not_activate_workshop,
     Block.SELECT_STATUE: why_not_select_statue, Block.MOVE_STATUE: why_not_move_statue,
-    Block.PEDESTAL: _why_not_pedestal,
+    Block.PEDESTAL: _why_not_pedestal, Block.PAY_TOKEN: why_not_pay_token,
 }
 
 

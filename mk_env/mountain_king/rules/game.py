@@ -25,22 +25,27 @@ from .pack import load_pack
 from .saved_state import StateError, read_state
 from .state import GameState
 
-OPTION_NAMES = ("num_players", "board_side", "workshops", "team_mode", "pack")
+OPTION_NAMES = ("num_players", "board_side", "workshops", "team_mode", "pack", "payment")
 WORKSHOP_SELECTIONS = ("random", "no_duplicates")
+#: who picks the tokens that pay: "auto", the engine's fixed order (the dominant-choice shortcut,
+#: :mod:`mk_env.mountain_king.rules.economy`), or "choose", the payer (:mod:`mk_env.mountain_king.rules.payment`)
+PAYMENTS = ("auto", "choose")
 
 
-_TABLES: OrderedDict[tuple[int, str], tuple[ContentPack, BoardGeometry, ActionLayout]] = OrderedDict()
+_TABLES: OrderedDict[tuple[int, str, str], tuple[ContentPack, BoardGeometry, ActionLayout]] = OrderedDict()
 #: board sides whose tables are kept (least recently used first out: packs edited on disk are new packs)
 _TABLES_KEPT = 32
 
 
-def _tables(pack: ContentPack, side: str) -> tuple[BoardGeometry, ActionLayout]:
-    """Geometry and action layout of a pack's board side, built once per loaded pack."""
-    key = (id(pack), side)
+def _tables(pack: ContentPack, side: str, payment: str = "auto") -> tuple[BoardGeometry, ActionLayout]:
+    """Geometry and action layout of a pack's board side (and payment option), built once per loaded pack."""
+    key = (id(pack), side, payment)
     hit = _TABLES.get(key)
     if hit is None or hit[0] is not pack:
-        geo = BoardGeometry(pack.boards[side], pack.tunnels, pack.great_halls)
-        hit = _TABLES[key] = (pack, geo, ActionLayout(pack, geo))
+        other = _TABLES.get((id(pack), side, "choose" if payment == "auto" else "auto"))
+        geo = other[1] if other is not None and other[0] is pack else BoardGeometry(
+            pack.boards[side], pack.tunnels, pack.great_halls)
+        hit = _TABLES[key] = (pack, geo, ActionLayout(pack, geo, payment))
         while len(_TABLES) > _TABLES_KEPT:
             _TABLES.popitem(last=False)
     _TABLES.move_to_end(key)
@@ -51,9 +56,13 @@ class Game:
     """Options + content + precomputed geometry and action layout. Cheap to create after the first
     time for a given pack and board side (the tables are cached)."""
 
+    #: the payment option (class defaults: games pickled before the option was added read as "auto")
+    payment: str = "auto"
+    choose_payment: bool = False
+
     def __init__(self, num_players: int = 4, *, board_side: str | None = None,
                  workshops: str | list[str] | tuple[str, ...] = "random", team_mode: bool = False,
-                 pack: str | ContentPack | None = None, **unknown: Any):
+                 pack: str | ContentPack | None = None, payment: str = "auto", **unknown: Any):
         if unknown:
             raise ConfigError(f"unknown option(s) {', '.join(map(repr, sorted(unknown)))}; allowed: "
                               f"{', '.join(OPTION_NAMES)}")
@@ -70,7 +79,13 @@ class Game:
         if self.team_mode and n != 4:
             raise ConfigError(f"team_mode=True needs exactly 4 players, got num_players={n}")
         self.workshop_selection = self._check_workshops(workshops)
-        self.geo, self.layout = _tables(self.pack, self.board_side)
+        if not isinstance(payment, str) or payment not in PAYMENTS:
+            raise ConfigError(f"payment={payment!r} is not allowed; use \"auto\" (the engine pays in its fixed "
+                              "order) or \"choose\" (the payer picks the tokens)")
+        self.payment = payment
+        #: payment="choose": the payer picks the tokens (read on every payment: a plain bool)
+        self.choose_payment = payment == "choose"
+        self.geo, self.layout = _tables(self.pack, self.board_side, payment)
         # cards: starters first, then the horde
         self.cards = self.pack.starter_trolls + self.pack.horde_trolls
         self.n_starters = len(self.pack.starter_trolls)
@@ -131,9 +146,14 @@ class Game:
         return chosen
 
     def options_dict(self) -> dict:
-        return {"num_players": self.num_players, "board_side": self.board_side,
-                "workshops": self.workshop_selection if isinstance(self.workshop_selection, str)
-                else list(self.workshop_selection), "team_mode": self.team_mode}
+        """The options, as saves and records keep them (``payment`` only when not the default "auto",
+        so saves and records of default games read as before)."""
+        out = {"num_players": self.num_players, "board_side": self.board_side,
+               "workshops": self.workshop_selection if isinstance(self.workshop_selection, str)
+               else list(self.workshop_selection), "team_mode": self.team_mode}
+        if self.choose_payment:
+            out["payment"] = self.payment
+        return out
 
     # -- states -------------------------------------------------------------------------------------
     def array_shapes(self) -> dict[str, tuple[int, ...]]:

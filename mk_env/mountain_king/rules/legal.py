@@ -15,6 +15,7 @@ from . import economy as eco
 from .content import RUNE
 from .digging import legal_digs, legal_pedestal_clans, payable_minerals, workshops_to_establish
 from .great_halls import legal_halls
+from .payment import legal_pay_tokens
 from .recruiting import bag_clans, bribe_resources, legal_recruits
 from .setup import legal_drafts, legal_gates
 from .spells import castable_positions, spell_horde_slots, spell_options, spell_smoot_slots
@@ -51,6 +52,7 @@ CHOICES: dict[int, tuple[str, Callable[[GameState, int], object]]] = {
     Phase.DIG_MINERAL: (Block.MINERAL, payable_minerals),
     Phase.DIG_PEDESTAL: (Block.PEDESTAL, legal_pedestal_clans),
     Phase.DIG_WORKSHOP: (Block.ESTABLISH, workshops_to_establish),
+    Phase.PAY: (Block.PAY_TOKEN, legal_pay_tokens),
 }
 CHOICES = {int(ph): (block.value, choices) for ph, (block, choices) in CHOICES.items()}  # plain keys (above)
 

@@ -24,6 +24,7 @@ import numpy as np
 from mk_env.core.errors import StateError
 
 from .actions import N_HORDE, N_SMOOT
+from .content import N_RESOURCES
 from .fields import ARRAY, ARRAY_FIELDS, FIELD_NAMES, FIELDS, INTS, LISTS
 from .invariants import InvariantError, check_invariants
 from .pack import short_repr
@@ -43,7 +44,9 @@ _PENDING_NEEDED: dict[int, tuple[str, ...]] = {
     Phase.BRIBE: ("horde", "smoot", "bribes"), Phase.RECRUIT_PEDESTAL: ("horde", "smoot", "bribes", "card"),
     Phase.DIG_MINERAL: ("dig", "return"), Phase.DIG_PEDESTAL: ("dig", "return"),
     Phase.DIG_WORKSHOP: ("dig", "return", "sites"), Phase.STATUE_DEST: ("statue", "back"),
+    Phase.PAY: ("pay_action", "pay_phase", "paid", "bill"),  # and what the held decision's phase needs
 }
+_PAY_KEYS = ("pay_action", "pay_phase", "paid", "bill")
 
 
 def read_state(game: Game, data: Any) -> GameState:
@@ -202,6 +205,9 @@ def _pending(game: Game, value: Any, phase: int) -> Pending:
         "card": ("int", 0, len(game.cards) - 1), "dig": ("int", 0, len(geo.tunnel_placements.size) - 1),
         "sites": ("ints", 0, len(geo.site_squares) - 1, None), "statue": ("int", 0, geo.n_squares - 1),
         "back": ("int", 0, len(PHASE_NAMES) - 1), "return": None,
+        "pay_action": ("int", 0, game.layout.size - 1), "pay_phase": ("int", 0, len(PHASE_NAMES) - 1),
+        "paid": ("ints", 0, game.layout.sizes.get("pay_token", 1) - 1, None),
+        "bill": ("ints", 0, 2 ** 15, N_RESOURCES),
     }
     out: dict[str, Any] = {}
     for key, v in value.items():
@@ -215,6 +221,14 @@ def _pending(game: Game, value: Any, phase: int) -> Pending:
         x = _scalar(f"pending.{key}", v, specs[key])
         out[key] = tuple(x) if isinstance(x, list) else x
     needed = list(_PENDING_NEEDED.get(phase, ()))
+    if (phase == Phase.PAY) != any(k in out for k in _PAY_KEYS) or (phase == Phase.PAY and not game.choose_payment):
+        raise StateError(f"saved state field 'pending': the keys {', '.join(_PAY_KEYS)} belong to phase pay, only in "
+                         f"games with payment=\"choose\" (phase {PHASE_NAMES[phase]}, payment={game.payment!r})")
+    if phase == Phase.PAY:
+        if out.get("pay_phase") in (Phase.PAY, Phase.GAME_OVER):
+            raise StateError(f"saved state field 'pending.pay_phase' is {out['pay_phase']}; the decision held for "
+                             "its payment was taken in a phase of play")
+        needed += _PENDING_NEEDED.get(out.get("pay_phase", -1), ())
     if out.get("return") == "spell" or out.get("back") == Phase.SPELL_STATUE:  # a dig or statue move of a spell
         needed.append("spell")
     missing = [k for k in needed if k not in out]

@@ -12,6 +12,9 @@ A turn (rulebook, *On your turn*) is a sequence of small decisions, each one pha
   (when more than one would pay), a pedestal (may decline) and a workshop for each newly touched empty site.
 * ``step3_great_hall``: dedicate one great hall, trade, or pass.
 * ``step4_move_statues``: select a statue, then its destination (one cart each), trade, or pass to end.
+* ``pay`` (only with the game option ``payment="choose"``): a decision that more than one set of tokens
+  could pay is held while the payer picks the tokens one at a time, then applied with them
+  (:mod:`mk_env.mountain_king.rules.payment`).
 
 Trades with the supply are offered in every step and in the workshop phase (the rulebook: "at any
 point on your turn"), not in the middle of a recruit, a dig or a spell's choices. A decision whose only
@@ -31,6 +34,7 @@ from .errors import IllegalActionError, StalledGameError, action_number
 from .explain import explain_illegal
 from .great_halls import apply_hall
 from .legal import legal_actions, pass_is_forced
+from .payment import PAY, choose_token, hold_for_payment, settle
 from .recruiting import apply_bribe, apply_recruit, choose_pedestal, decline_pedestal
 from .setup import apply_draft, apply_gate
 from .spells import apply_cast, apply_horde_slot, apply_smoot_slot, apply_spell_option, stop_free_moves, take_pedestal
@@ -53,7 +57,10 @@ def apply_action(st: GameState, action) -> None:
     if not st.is_legal(a):
         raise IllegalActionError(explain_illegal(st, a))
     st.history.append(a)
-    _dispatch(st, a)
+    if st.game.choose_payment and st.phase != PAY and hold_for_payment(st, a):
+        st._cache.pop("legal", None)  # held: its tokens are asked first (phase pay)
+    else:
+        _dispatch(st, a)
     _auto_advance(st)
 
 
@@ -138,6 +145,14 @@ def _on_pass(st: GameState, p: int, _arg: int) -> None:
     PASSES[st.phase](st, p)
 
 
+def _on_pay_token(st: GameState, p: int, arg: int) -> None:
+    """``PAY``: one token chosen; the last choice applies the decision held for its payment."""
+    held = choose_token(st, p, arg)
+    if held is not None:
+        _dispatch(st, held)
+        settle(st)
+
+
 def _on_pedestal(st: GameState, p: int, clan: int) -> None:
     """A pedestal of ``clan``: taken by the spell, the recruit or the dig under way."""
     PEDESTALS[st.phase](st, p, clan)
@@ -152,5 +167,6 @@ HANDLERS: dict[str, Handler] = {
     Block.BRIBE: apply_bribe, Block.PEDESTAL: _on_pedestal, Block.DIG: apply_dig, Block.MINERAL: apply_mineral,
     Block.ESTABLISH: apply_establish, Block.HALL: apply_hall, Block.SELECT_STATUE: apply_select_statue,
     Block.MOVE_STATUE: apply_move_statue, Block.SMOOT_SLOT: apply_smoot_slot, Block.HORDE_SLOT: apply_horde_slot,
+    Block.PAY_TOKEN: _on_pay_token,
 }
 HANDLERS = {block.value: apply for block, apply in HANDLERS.items()}

@@ -46,6 +46,7 @@ class Phase(IntEnum):
     STEP4 = 17  # step 4: select a statue to move, trade, or pass to end the turn
     STATUE_DEST = 18  # the selected statue's destination
     GAME_OVER = 19  # no decision: the game has ended
+    PAY = 20  # payment="choose": the next token paying for the decision under way (one token at a time)
 
 
 #: each phase's name (``state.decision_kind()``, the observation's ``phase_<name>`` features)
@@ -53,7 +54,7 @@ PHASE_NAMES = (
     "setup_gate", "setup_draft", "step1_spells_workshops", "workshop", "spell_option", "spell_trollsmoot",
     "spell_horde", "spell_pedestal", "spell_dig", "spell_statue", "step2_recruit_or_dig", "bribe",
     "recruit_pedestal", "dig_mineral", "dig_pedestal", "dig_workshop", "step3_great_hall",
-    "step4_move_statues", "statue_destination", "game_over",
+    "step4_move_statues", "statue_destination", "game_over", "pay",
 )
 
 
@@ -81,6 +82,9 @@ class Block(StrEnum):
     MOVE_STATUE = "move_statue"  # board square the selected statue moves to
     SMOOT_SLOT = "smoot_slot"  # trollsmoot slot (0-9, bottom row first)
     HORDE_SLOT = "horde_slot"  # horde slot (0-11, Level-1 row first)
+    #: source * 10 + token kind: source 0-9 a trollsmoot slot, 10 the storage (its kinds are the resources);
+    #: only in layouts of games with ``payment="choose"`` (:mod:`mk_env.mountain_king.rules.payment`)
+    PAY_TOKEN = "pay_token"
 
 
 #: the blocks whose actions may be legal in each phase (pass included where it is; in step 2 pass is
@@ -106,6 +110,7 @@ PHASE_BLOCKS: dict[Phase, frozenset[Block]] = {
     Phase.STEP4: frozenset((Block.PASS, Block.TRADE, Block.SELECT_STATUE)),
     Phase.STATUE_DEST: frozenset((Block.MOVE_STATUE,)),
     Phase.GAME_OVER: frozenset(),
+    Phase.PAY: frozenset((Block.PAY_TOKEN,)),
 }
 #: phases where trading with the supply is allowed (the rulebook: "at any point on your turn", but not
 #: in the middle of a recruit, a dig or a spell's choices)
@@ -150,6 +155,15 @@ class Pending(NamedTuple):
     #: the phase the statue was selected in, where the move returns: step 4 (paid with a cart) or the
     #: spell's free moves ("back")
     statue_from_phase: int | None = None
+    #: payment="choose": the decision whose payment is being chosen (its action number), applied once the
+    #: last token is chosen ("pay_action")
+    pay_action: int | None = None
+    #: the phase that decision was taken in, restored to apply it ("pay_phase")
+    pay_phase: int | None = None
+    #: the tokens chosen so far, as ``pay_token`` arguments in the order chosen ("paid")
+    paid: tuple[int, ...] | None = None
+    #: the count of each resource the held decision pays, its bill (what the observation shows) ("bill")
+    pay_bill: tuple[int, ...] | None = None
 
     def __bool__(self) -> bool:
         return self != NO_PENDING
@@ -158,7 +172,8 @@ class Pending(NamedTuple):
 #: nothing under way
 NO_PENDING = Pending()
 #: the save's key of each field, in the order saves write them
-PENDING_SAVE_KEYS = ("spell", "horde", "smoot", "bribes", "card", "dig", "return", "sites", "statue", "back")
+PENDING_SAVE_KEYS = ("spell", "horde", "smoot", "bribes", "card", "dig", "return", "sites", "statue", "back",
+                     "pay_action", "pay_phase", "paid", "bill")
 _RETURN_WORDS = {True: "spell", False: "step3"}
 _RETURN_FLAGS = {"spell": True, "step3": False}
 

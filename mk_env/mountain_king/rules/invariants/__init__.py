@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..content import CLANS, MINERALS
+from ..payment import payment_fault
 from ..scoring import CATEGORIES
 from .board import check_buried, check_networks, check_pedestals, check_statues, check_tiles
 from .supplies import check_coronation, check_counts, check_spells, check_tokens, check_workshops
@@ -79,6 +80,14 @@ def check_decision(state: GameState) -> None:
         fail("decision", "legal_mask disagrees with legal_actions")
 
 
+def check_payment(state: GameState) -> None:
+    """The payment under way (``payment="choose"``): recorded only in phase pay, its tokens owned, owed
+    and in the order of choices (:func:`mk_env.mountain_king.rules.payment.payment_fault`)."""
+    fault = payment_fault(state)
+    if fault is not None:
+        fail("payment", fault)
+
+
 def check_score(state: GameState) -> None:
     """The score breakdown adds up: the categories sum to ``total``."""
     for p in range(state.num_players):
@@ -103,7 +112,7 @@ def check_baseline(state: GameState, baseline: ComponentTotals) -> None:
 
 _CHECKS = (check_counts, check_tokens, check_statues, check_tiles, check_pedestals, check_networks,
            check_trollsmoot, check_draft, check_horde, check_spells, check_workshops, check_buried,
-           check_coronation, check_decision, check_score)
+           check_coronation, check_decision, check_payment, check_score)
 
 
 def check_step(before: GameState, after: GameState) -> None:

@@ -1,0 +1,56 @@
+"""The environment with payment="choose": PettingZoo's api_test for 2 to 5 players, the phase and the
+payment under way in the observation (only in such games: the default layout is unchanged), the mask."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test
+
+from mk_env.mountain_king.env.aec import env, raw_env
+from mk_env.mountain_king.env.version import layout_fingerprint
+from mk_env.mountain_king.rules import Game
+from mk_env.mountain_king.rules.content import TOKEN_RESOURCE
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_api_test_with_choose_payment(num_players):
+    api_test(env(num_players, payment="choose"), num_cycles=400, verbose_progress=False)
+
+
+def test_default_layout_unchanged_and_choose_layout_has_the_payment():
+    auto, choose = raw_env(3), raw_env(3, payment="choose")
+    names = {f.key: f.entries for f in auto.observer.fields}
+    names_choose = {f.key: f.entries for f in choose.observer.fields}
+    turn = names_choose["turn"]
+    assert "phase_pay" not in names["turn"] and turn[turn.index("phase_game_over") + 1] == "phase_pay"
+    assert not any(e.startswith("pay_") for e in names["pending"])
+    assert [e for e in names_choose["pending"] if e.startswith("pay_")] == (
+        [f"pay_owed_{r}" for r in ("stone", "iron", "heartstone", "coin", "cart", "hammer", "rune")]
+        + [f"pay_chosen_trollsmoot_slot_{i}" for i in range(10)] + ["pay_chosen_storage"])
+    assert layout_fingerprint(Game(3)) != layout_fingerprint(Game(3, payment="choose"))
+
+
+def test_observation_shows_the_payment_under_way():
+    e = raw_env(4, payment="choose")
+    e.reset(seed=3)
+    rng = np.random.default_rng(3)
+    seen = 0
+    while e.agents and seen < 5:
+        agent = e.agent_selection
+        obs = e.observe(agent)
+        st = e.game_state
+        if st.decision_kind() == "pay":
+            at = e.observer.at["pending"]
+            owed = obs["observation"]["pending"][at.pay_owed] * e.observer.res_total
+            bill = np.array(st.pending.pay_bill, float)
+            for a in st.pending.paid:
+                source, kind = divmod(a, 10)
+                bill[kind if source == 10 else TOKEN_RESOURCE[kind]] -= 1
+            assert np.allclose(owed, bill) and owed.sum() > 0
+            assert obs["observation"]["turn"][e.observer.at["turn"].phase][-1] == 1.0  # phase_pay, the last phase
+            assert np.flatnonzero(obs["action_mask"]).tolist() == st.legal_actions().tolist()
+            seen += 1
+        legal = np.flatnonzero(obs["action_mask"])
+        e.step(int(legal[rng.integers(len(legal))]))
+    assert seen == 5
