@@ -1,7 +1,9 @@
 """The policy-value network of the AlphaZero-style agents (``az:PATH``, ``aznet:PATH``) and its model file.
 
 :class:`PolicyValueNet` reads one seat's flat observation (the env's ``Observer.encode_flat``: the same
-arrays as the single-seat env, egocentric, public facts only) and gives
+arrays as the single-seat env, egocentric, public facts only) through a trunk whose first layer reads only
+the non-zero entries (:class:`SparseBatch`, an ``EmbeddingBag``: about 13 times less work than a dense
+layer on the first game's observation) and gives
 
 * **priors over the legal actions only**: the trunk's features are turned into a query vector; each
   action number has a learned embedding and bias; an action's logit is query . embedding + bias. Only the
@@ -25,7 +27,7 @@ import os
 import struct
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import torch
@@ -50,7 +52,7 @@ class NetShape:
     actions: int  # the action layout's size
     players: int  # seats, so values per seat
     hidden: int = 256  # width of the trunk's layers
-    layers: int = 2  # trunk layers
+    layers: int = 2  # trunk layers (the first reads the observation's non-zero entries)
     action_dim: int = 64  # width of the action embeddings and of the policy query
 
     def check(self, where: str = "network") -> NetShape:
@@ -83,33 +85,66 @@ class LegalActionHead(nn.Module):
         return scores.masked_fill(~valid, float("-inf"))
 
 
+class SparseBatch(NamedTuple):
+    """A batch of observations as their non-zero entries (``nn.EmbeddingBag``'s input): observations are
+    mostly zeros (about 1,000 of 13,660 entries in the first game), so the first layer only touches those."""
+
+    index: torch.Tensor  # (nnz,) int64: feature numbers, row after row
+    offsets: torch.Tensor  # (B,) int64: where each row starts in ``index``
+    weights: torch.Tensor  # (nnz,) float32: the values
+
+    @classmethod
+    def from_rows(cls, rows: list[tuple[np.ndarray, np.ndarray]]) -> SparseBatch:
+        """From (indices, values) per row."""
+        lengths = [len(i) for i, _ in rows]
+        offsets = np.zeros(len(rows), np.int64)
+        offsets[1:] = np.cumsum(lengths)[:-1]
+        index = np.concatenate([i for i, _ in rows]).astype(np.int64) if rows else np.zeros(0, np.int64)
+        weights = np.concatenate([v for _, v in rows]).astype(np.float32) if rows else np.zeros(0, np.float32)
+        return cls(torch.from_numpy(index), torch.from_numpy(offsets), torch.from_numpy(weights))
+
+    @classmethod
+    def from_dense(cls, observations: np.ndarray) -> SparseBatch:
+        """From a (B, D) array."""
+        rows = []
+        for row in observations:
+            index = np.flatnonzero(row)
+            rows.append((index, row[index]))
+        return cls.from_rows(rows)
+
+
 class PolicyValueNet(nn.Module):
-    """An MLP trunk with a legal-action policy head and a per-seat value head."""
+    """A trunk (a sparse first layer, then ``layers - 1`` dense ones) with a legal-action policy head and a
+    per-seat value head."""
 
     def __init__(self, shape: NetShape):
         super().__init__()
         self.shape = shape.check()
-        width, blocks = shape.observation_size, []
-        for _ in range(shape.layers):
-            blocks += [nn.Linear(width, shape.hidden), nn.ReLU()]
-            width = shape.hidden
+        self.embed = nn.EmbeddingBag(shape.observation_size, shape.hidden, mode="sum")
+        bound = 1.0 / np.sqrt(shape.observation_size)  # nn.Linear's initialisation
+        nn.init.uniform_(self.embed.weight, -bound, bound)
+        self.embed_bias = nn.Parameter(torch.empty(shape.hidden).uniform_(-bound, bound))
+        blocks: list[nn.Module] = []
+        for _ in range(shape.layers - 1):
+            blocks += [nn.Linear(shape.hidden, shape.hidden), nn.ReLU()]
         self.trunk = nn.Sequential(*blocks)
-        self.policy = LegalActionHead(width, shape.actions, shape.action_dim)
-        self.value = nn.Linear(width, shape.players)
+        self.policy = LegalActionHead(shape.hidden, shape.actions, shape.action_dim)
+        self.value = nn.Linear(shape.hidden, shape.players)
 
-    def forward(self, obs: torch.Tensor, legal: torch.Tensor, valid: torch.Tensor
+    def forward(self, obs: SparseBatch, legal: torch.Tensor, valid: torch.Tensor
                 ) -> tuple[torch.Tensor, torch.Tensor]:
         """(logits over each row's legal actions (B, L), egocentric values (B, players))."""
-        features = self.trunk(obs)
+        first = self.embed(obs.index, obs.offsets, per_sample_weights=obs.weights) + self.embed_bias
+        features = self.trunk(torch.relu(first))
         return self.policy.logits(features, legal, valid), torch.tanh(self.value(features))
 
     @torch.no_grad()
     def evaluate(self, observations: np.ndarray, legal_lists: list[np.ndarray]
                  ) -> tuple[list[np.ndarray], np.ndarray]:
-        """Priors (softmax over each row's legal actions) and egocentric values, for a batch given as
-        numpy arrays: the inference call of search and of the greedy agent."""
+        """Priors (softmax over each row's legal actions) and egocentric values, for a batch of dense
+        observations (B, D): the inference call of search and of the greedy agent."""
         legal, valid = pad_legal(legal_lists)
-        logits, values = self(torch.from_numpy(observations), legal, valid)
+        logits, values = self(SparseBatch.from_dense(observations), legal, valid)
         probs = torch.softmax(logits, dim=1).numpy()
         return [probs[i, :len(a)] for i, a in enumerate(legal_lists)], values.numpy()
 
@@ -254,5 +289,5 @@ def check_net_game(config: dict[str, Any], game: Any, spec: str) -> None:
 
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "SUFFIX", "LegalActionHead", "NetShape", "PolicyValueNet",
-           "check_net_game", "egocentric", "load_net", "net_shape", "observer_of", "pad_legal",
+           "SparseBatch", "check_net_game", "egocentric", "load_net", "net_shape", "observer_of", "pad_legal",
            "read_net_config", "save_net", "seat_values", "shape_for"]

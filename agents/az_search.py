@@ -57,15 +57,19 @@ class Node:
 
     def add_actions(self, actions: np.ndarray, priors: np.ndarray) -> None:
         """Learn the actions not yet known (with their priors); known ones keep theirs."""
-        new = [i for i, a in enumerate(actions) if int(a) not in self.index]
-        if not new:
-            return
-        for i in new:
-            self.index[int(actions[i])] = len(self.index)
-        self.actions = np.concatenate([self.actions, np.asarray(actions)[new].astype(np.int64)])
-        self.priors = np.concatenate([self.priors, np.asarray(priors, float)[new]])
-        self.n = np.concatenate([self.n, np.zeros(len(new))])
-        self.w = np.concatenate([self.w, np.zeros(len(new))])
+        actions = np.asarray(actions, np.int64)
+        priors = np.asarray(priors, float)
+        if self.index:
+            new = np.array([int(a) not in self.index for a in actions.tolist()], bool)
+            actions, priors = actions[new], priors[new]
+            if not len(actions):
+                return
+        start = len(self.index)
+        self.index.update(zip(actions.tolist(), range(start, start + len(actions))))
+        self.actions = np.concatenate([self.actions, actions])
+        self.priors = np.concatenate([self.priors, priors])
+        self.n = np.concatenate([self.n, np.zeros(len(actions))])
+        self.w = np.concatenate([self.w, np.zeros(len(actions))])
 
 
 @dataclass
@@ -135,9 +139,11 @@ class SearchTree:
 
     def _choose(self, node: Node, st: Any) -> int | None:
         """PUCT over the node's actions legal in ``st`` (None if there is none)."""
-        total = node.n.sum()
         q = np.divide(node.w, node.n, out=np.zeros_like(node.w), where=node.n > 0)
-        score = q + self.c_puct * node.priors * math.sqrt(total + 1) / (1 + node.n)
+        score = q + self.c_puct * node.priors * math.sqrt(node.n.sum() + 1) / (1 + node.n)
+        best = int(np.argmax(score))
+        if st.is_legal(int(node.actions[best])):
+            return best
         for i in np.argsort(-score, kind="stable"):
             if st.is_legal(int(node.actions[i])):
                 return int(i)

@@ -62,21 +62,22 @@ class ReplayBuffer:
         self.added += len(positions)
 
     def sample(self, batch: int, rng: np.random.Generator
-               ) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray], np.ndarray]:
-        """``batch`` positions drawn uniformly (with replacement): dense observations (B, D), legal
-        action lists, policy targets, outcomes (B, seats)."""
+               ) -> tuple[list[tuple[np.ndarray, np.ndarray]], list[np.ndarray], list[np.ndarray], np.ndarray]:
+        """``batch`` positions drawn uniformly (with replacement): observations as (indices, values) rows
+        (:meth:`agents.az_net.SparseBatch.from_rows`), legal action lists, policy targets, outcomes
+        (B, seats)."""
         if not self.positions:
             raise ValueError("the replay buffer is empty: play some games first")
-        picks = rng.integers(len(self.positions), size=batch)
-        obs = np.zeros((batch, self.observation_size), np.float32)
-        legal, policy, outcome = [], [], []
-        for row, k in enumerate(picks):
-            p = self.positions[int(k)]
-            obs[row, p.index] = p.value
-            legal.append(p.legal)
-            policy.append(p.policy)
-            outcome.append(p.outcome)
-        return obs, legal, policy, np.stack(outcome)
+        picks = [self.positions[int(k)] for k in rng.integers(len(self.positions), size=batch)]
+        return ([(p.index, p.value) for p in picks], [p.legal for p in picks], [p.policy for p in picks],
+                np.stack([p.outcome for p in picks]))
+
+    def dense(self, rows: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+        """Observation rows of :meth:`sample` as a dense (B, D) float32 array."""
+        out = np.zeros((len(rows), self.observation_size), np.float32)
+        for r, (index, value) in enumerate(rows):
+            out[r, index] = value
+        return out
 
     # -- files --------------------------------------------------------------------------------------
     def save(self, path: str | Path) -> Path:

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.az_net import PolicyValueNet, egocentric, observer_of, pad_legal
+from agents.az_net import PolicyValueNet, SparseBatch, egocentric, observer_of, pad_legal
 from agents.registry import make_agent
 from mk_env.mountain_king.rules.view import PlayerView
 from training.play import agent_rng
@@ -48,7 +48,7 @@ def train_steps(net: PolicyValueNet, optimizer: torch.optim.Optimizer, buffer: R
         target = torch.zeros(valid.shape)
         for row, pi in enumerate(policy):
             target[row, :len(pi)] = torch.from_numpy(pi)
-        logits, values = net(torch.from_numpy(obs), legal_t, valid)
+        logits, values = net(SparseBatch.from_rows(obs), legal_t, valid)
         logp = torch.log_softmax(logits, dim=1).masked_fill(~valid, 0.0)
         policy_loss = -(target * logp).sum(1).mean()
         value_loss = ((values - torch.from_numpy(outcome)) ** 2).mean()
