@@ -17,8 +17,10 @@ MAX_LINES = 400
 #: what each layer may import besides the standard library and its own layer (by top-level name or
 #: dotted prefix); a module belongs to the layer of the first pattern its dotted name starts with
 LAYERS = (
-    ("rules", ("mk_env.core", "mk_env.mountain_king.rules", "mk_env.cave_troll.rules"), ("numpy",)),
-    ("env", ("mk_env", "mk_env.core.env"), ("mk_env.core", "mk_env.mountain_king.rules", "mk_env.cave_troll.rules")),
+    ("rules", ("mk_env.core", "mk_env.mountain_king.rules", "mk_env.cave_troll.rules",
+               "mk_env.fall_of_the_mountain_king.rules"), ("numpy",)),
+    ("env", ("mk_env", "mk_env.core.env"), ("mk_env.core", "mk_env.mountain_king.rules", "mk_env.cave_troll.rules",
+                                            "mk_env.fall_of_the_mountain_king.rules")),
     ("agents", ("agents",), ("mk_env",)),
     ("training", ("training",), ("mk_env", "agents")),
 )

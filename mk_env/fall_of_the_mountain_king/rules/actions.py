@@ -1,0 +1,219 @@
+"""The Advance, Bolster and Influence actions at power p, and the battle an Advance into an overrun cavern
+starts (victory or repulse)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .battle import weak_options
+from .board import dominates, draw_gnome, enterable, established, force, gnomes_at, pawns_at, strength
+from .fields import BY_WHEEL, DISPLAY
+from .flow import ask, gain_honor, gain_votes, push, resume, task
+from .wheel import move_pawn
+from .vocabulary import Ability, Phase
+
+if TYPE_CHECKING:
+    from .state import FallState
+
+BATTLE = 0  # honor category
+
+
+# -- Advance ----------------------------------------------------------------------------------------------
+def sources(st: FallState, seat: int, dest: int) -> list[int]:
+    """The locations whose trolls may advance to ``dest``: "provided intermediate caverns are
+    established", so every location of ``seat``'s established region touching ``dest``."""
+    adj = st.game.side.adjacent
+    todo = [x for x in adj[dest] if established(st, seat, x) and enterable(st, seat, x)]
+    seen = set(todo)
+    while todo:
+        x = todo.pop()
+        for y in adj[x]:
+            if y != dest and y not in seen and established(st, seat, y) and enterable(st, seat, y):
+                seen.add(y)
+                todo.append(y)
+    return sorted(x for x in seen if force(st, x)[seat] > 0)
+
+
+@task("advance")
+def advance(st: FallState, seat: int, power: int, strong: int) -> None:
+    """"Move up to p trolls from any caverns to a single destination cavern": first the destination."""
+    ask(st, Phase.ADVANCE_DEST, seat, power=power, strong=strong)
+
+
+def advance_destinations(st: FallState) -> list[int]:
+    seat = st.decider
+    return [x for x in range(st.game.side.size) if enterable(st, seat, x) and sources(st, seat, x)]
+
+
+def apply_advance_dest(st: FallState, dest: int) -> None:
+    seat, p = st.decider, st.pending
+    ask(st, Phase.ADVANCE_TROLL, seat, dest=dest, left=p["power"], strong=p["strong"], moved=0,
+        sources=sources(st, seat, dest), champions=[])
+
+
+def advance_trolls(st: FallState) -> list[int]:
+    p = st.pending
+    if p["left"] <= 0:
+        return []
+    return [x for x in p["sources"] if st.trolls[x][st.decider] > 0]
+
+
+def advance_champions(st: FallState) -> list[int]:
+    p = st.pending
+    if p["left"] <= 0:
+        return []
+    return [c for c, x in enumerate(st.champ_loc) if x in p["sources"] and st.champ_owner[c] == st.decider]
+
+
+def apply_advance_troll(st: FallState, src: int) -> None:
+    p = st.pending
+    st.trolls[src][st.decider] -= 1
+    st.trolls[p["dest"]][st.decider] += 1
+    _moved(st)
+
+
+def apply_advance_champion(st: FallState, card: int) -> None:
+    st.champ_loc[card] = st.pending["dest"]
+    st.pending["champions"].append(card)
+    _moved(st)
+
+
+def _moved(st: FallState) -> None:
+    st.pending["left"] -= 1
+    st.pending["moved"] += 1
+    if not advance_trolls(st) and not advance_champions(st):
+        apply_advance_done(st)
+
+
+def apply_advance_done(st: FallState) -> None:
+    """The trolls are in: battle if the destination is overrun; Argren's weak action after a strong
+    Advance she took part in."""
+    seat, p = st.decider, st.pending
+    champs = st.game.pack.champions
+    if p["strong"] and any(champs[c].ability == Ability.HAMMERHELM for c in p["champions"]):
+        push(st, ["bonus_weak", seat])
+    if gnomes_at(st, p["dest"]):
+        push(st, ["battle", seat, p["dest"]])
+    resume(st)
+
+
+@task("bonus_weak")
+def bonus_weak(st: FallState, seat: int) -> None:
+    """Argren Hammerhelm: "a weak action after a strong Advance she took part in"."""
+    ask(st, Phase.TURN, seat, weak=1, bonus=1)
+    if not weak_options(st):
+        resume(st)
+
+
+def attack(st: FallState, seat: int, loc: int) -> int:
+    """The trolls ``seat`` attacks with at ``loc`` (Firragh The Avalanche counts as two)."""
+    champs = st.game.pack.champions
+    return force(st, loc)[seat] + sum(1 for c in pawns_at(st, loc) if champs[c].ability == Ability.AVALANCHE)
+
+
+@task("battle")
+def battle(st: FallState, seat: int, loc: int) -> None:
+    """"Reveal the strengths of all the gnomes in the cavern": victorious if the trolls equal or exceed
+    the total strength, else repelled."""
+    gnomes = gnomes_at(st, loc)
+    for g in gnomes:
+        st.gnome_public[g] = 1
+    total = sum(strength(st, g) for g in gnomes)
+    if attack(st, seat, loc) >= total:
+        # "Score honor equal to the strength of the defeated gnomes and gain 1 vote in the cavern's clan."
+        gain_honor(st, seat, total, BATTLE)
+        gain_votes(st, seat, st.game.side.clan_of[loc])
+        for g in gnomes:  # "Put the gnomes by the gnome wheel. Move the wheel pawn 1 clockwise for each gnome"
+            st.gnome_at[g] = BY_WHEEL
+        crossed = move_pawn(st, len(gnomes))
+        if st.game.pack.wheel.breach_tripwire in crossed:
+            push(st, ["breach", seat])
+        return
+    # repelled: "Return all trolls in the cavern to a single one of your lairs"; one gnome gets another
+    if len(gnomes) == 1:
+        g = draw_gnome(st)
+        if g >= 0:
+            st.gnome_at[g] = loc
+    push(st, ["repelled", seat, loc])
+
+
+@task("repelled")
+def repelled(st: FallState, seat: int, loc: int) -> None:
+    ask(st, Phase.LAIR_CHOICE, seat, reason="repelled", loc=loc)
+
+
+def return_to_lair(st: FallState, seat: int, loc: int, lair: int) -> None:
+    """Every troll (and pawn) of ``seat`` at ``loc`` goes to its lair ``lair``."""
+    st.trolls[lair][seat] += st.trolls[loc][seat]
+    st.trolls[loc][seat] = 0
+    for c in pawns_at(st, loc):
+        if st.champ_owner[c] == seat:
+            st.champ_loc[c] = lair
+
+
+# -- Bolster ----------------------------------------------------------------------------------------------
+@task("bolster")
+def bolster(st: FallState, seat: int, power: int, strong: int = 0) -> None:
+    """"Add up to p trolls from your supply to a single dominated cavern"."""
+    ask(st, Phase.BOLSTER_DEST, seat, power=power)
+
+
+def bolster_destinations(st: FallState) -> list[int]:
+    seat = st.decider
+    return [x for x in range(st.game.side.size) if dominates(st, seat, x)]
+
+
+def apply_bolster_dest(st: FallState, dest: int) -> None:
+    """All the trolls the supply has (up to p); with the supply empty, "you may move trolls from anywhere on
+    the map to the destination cavern, ignoring intermediate caverns" (one by one, up to the rest)."""
+    seat, power = st.decider, st.pending["power"]
+    n = min(power, st.troll_supply[seat])
+    st.troll_supply[seat] -= n
+    st.trolls[dest][seat] += n
+    left = power - n
+    if left and bolster_sources(st, seat, dest):
+        ask(st, Phase.BOLSTER_FROM, seat, dest=dest, left=left)
+    else:
+        resume(st)
+
+
+def bolster_sources(st: FallState, seat: int, dest: int) -> list[int]:
+    return [x for x in range(st.game.side.size) if x != dest and st.trolls[x][seat] > 0]
+
+
+def apply_bolster_from(st: FallState, src: int) -> None:
+    seat, p = st.decider, st.pending
+    st.trolls[src][seat] -= 1
+    st.trolls[p["dest"]][seat] += 1
+    p["left"] -= 1
+    if not p["left"] or not bolster_sources(st, seat, p["dest"]):
+        resume(st)
+
+
+# -- Influence --------------------------------------------------------------------------------------------
+@task("influence")
+def influence(st: FallState, seat: int, power: int, strong: int = 0) -> None:
+    """"Add p influence to a single champion in the display"."""
+    if influence_targets(st, seat):
+        ask(st, Phase.INFLUENCE, seat, power=power)
+
+
+def influence_targets(st: FallState, seat: int) -> list[int]:
+    return [i for i, c in enumerate(st.display) if st.champ_state[c] == DISPLAY]
+
+
+def apply_influence(st: FallState, pos: int) -> None:
+    """"If this is the champion's first influence from any player, gain 1 extra influence. If another
+    player already has the same amount of influence, put your marker on top.\""""
+    seat = st.decider
+    card = st.display[pos]
+    add_influence(st, seat, card, st.pending["power"])
+    resume(st)
+
+
+def add_influence(st: FallState, seat: int, card: int, amount: int) -> None:
+    first = not any(st.influence[card])
+    st.influence[card][seat] += amount + int(first)
+    st.stamp += 1
+    st.influence_stamp[card][seat] = st.stamp
+

@@ -1,0 +1,238 @@
+"""Build Your Ancestry: the ancestry grid (a canvas around the starting card, the cards kept inside a 6x6
+grid), the draft of 4 cards, the placement rules, the supplies with wild pairs and desperation tokens, and
+the symbols a player may use (connected through ancestry markers for a strong action).
+
+Canvas cells are numbered row by row; the starting card (2x3) lies so that the 6x6 grid may grow from it
+in every direction.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .board import has_ability
+from .fields import HELD
+from .flow import ask, order_from, push, resume, task
+from .vocabulary import Ability, Phase, Symbol
+
+if TYPE_CHECKING:
+    from .content import Card
+    from .state import FallState
+
+NO_CARD, BLANK = -1, 0
+
+
+def code(symbol: Symbol, strength: int) -> int:
+    """A grid cell's code for ``symbol`` of ``strength``."""
+    return 1 + int(symbol) * 3 + strength - 1
+
+
+def decode(value: int) -> tuple[Symbol, int] | None:
+    """(symbol, strength) of a grid cell's code, None for no card or a blank cell."""
+    if value <= 0:
+        return None
+    return Symbol((value - 1) // 3), (value - 1) % 3 + 1
+
+
+def write_card(st: FallState, seat: int, card: Card, anchor: int) -> None:
+    """Lay ``card`` with its top-left cell on canvas cell ``anchor``."""
+    cols = st.game.canvas_cols
+    grid = st.grid[seat]
+    for i, cell in enumerate(card.cells):
+        r, c = divmod(i, card.cols)
+        grid[anchor + r * cols + c] = code(*cell) if cell else BLANK
+
+
+def anchors(st: FallState, seat: int) -> list[int]:
+    """The canvas cells where a 2x2 card may go: "covering at least one cell of a prior card, not covering
+    any elder symbol (gold glyphs), and staying inside a 6x6 grid" (every card has the same rotation)."""
+    g = st.game
+    rows, cols, side = g.canvas_rows, g.canvas_cols, g.pack.grid
+    grid = st.grid[seat]
+    filled = [i for i, v in enumerate(grid) if v != NO_CARD]
+    r0, r1 = min(i // cols for i in filled), max(i // cols for i in filled)
+    c0, c1 = min(i % cols for i in filled), max(i % cols for i in filled)
+    elder = {code(Symbol.ELDER, s) for s in (1, 2, 3)}
+    out = []
+    for r in range(rows - 1):
+        for c in range(cols - 1):
+            if max(r1, r + 1) - min(r0, r) >= side or max(c1, c + 1) - min(c0, c) >= side:
+                continue
+            cells = (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
+            under = [grid[x] for x in cells]
+            if any(v != NO_CARD for v in under) and not any(v in elder for v in under):
+                out.append(r * cols + c)
+    return out
+
+
+def count_symbols(st: FallState, seat: int, symbol: Symbol, uncovered: bool = False) -> int:
+    """How many ``symbol`` symbols ``seat``'s grid shows (``uncovered``: without an ancestry marker)."""
+    n = 0
+    for v, m in zip(st.grid[seat], st.covered[seat]):
+        s = decode(v)
+        if s and s[0] == symbol and not (uncovered and m):
+            n += 1
+    return n
+
+
+# -- the draft -------------------------------------------------------------------------------------------
+@task("wave_start")
+def wave_start(st: FallState) -> None:
+    """"At the start of each wave, deal each player 4 ancestry cards", then the three picks."""
+    for seat in order_from(st, st.start_player):
+        st.hands[seat] = [st.deck.pop() for _ in range(min(st.game.pack.rules.hand, len(st.deck)))]
+    push(st, ["draft", 0, 0])
+
+
+@task("draft")
+def draft(st: FallState, pick: int, i: int) -> None:
+    """Pick ``pick``: each player in turn from the start player adds a card (the real game does this at
+    once; hands are secret, so the order only shows earlier placements), then the hands pass."""
+    n = st.num_players
+    if i < n:
+        seat = (st.start_player + i) % n
+        push(st, ["draft", pick, i + 1])
+        if st.hands[seat] and anchors(st, seat):
+            ask(st, Phase.PLACE_CARD, seat)
+        return
+    if pick + 1 < st.game.pack.rules.picks:
+        # "Passes the remaining cards left/right/left in wave 1/2/3": left is the next seat clockwise
+        step = -1 if st.wave == 2 else 1
+        st.hands = [st.hands[(p - step) % n] for p in range(n)]
+        push(st, ["draft", pick + 1, 0])
+    else:  # "when only one is left, discards it"
+        st.hands = [[] for _ in range(n)]
+        push(st, ["supplies", 0])
+
+
+def apply_place(st: FallState, arg: int) -> None:
+    """Add the card of hand slot ``arg // cells`` with its top-left on canvas cell ``arg % cells``."""
+    slot, anchor = divmod(arg, st.game.cells)
+    seat = st.decider
+    card = st.hands[seat].pop(slot)
+    write_card(st, seat, st.game.pack.cards[card], anchor)
+    st.placed[seat] += [card, anchor]
+    resume(st)
+
+
+def place_actions(st: FallState) -> list[int]:
+    """The legal PLACE arguments: every hand slot on every legal anchor."""
+    cells = st.game.cells
+    spots = anchors(st, st.decider)
+    return [slot * cells + a for slot in range(len(st.hands[st.decider])) for a in spots]
+
+
+# -- supplies ---------------------------------------------------------------------------------------------
+@task("supplies")
+def supplies(st: FallState, i: int) -> None:
+    """"In wave 1/2/3, each player marks their supplies at 6/5/4 plus 1 for each barrel in their ancestry
+    (to a maximum of 8)"; then wild pairs; then desperation tokens."""
+    n = st.num_players
+    if i == n:
+        push(st, ["battle_turn", st.start_player])
+        return
+    seat = (st.start_player + i) % n
+    rules = st.game.pack.rules
+    extra = sum(st.game.pack.champions[c].amount for c in has_ability(st, seat, Ability.SUPPLY))
+    st.supply[seat] = min(rules.supply_max, rules.supply_by_wave[st.wave - 1]
+                          + count_symbols(st, seat, Symbol.SUPPLY) + extra)
+    push(st, ["desperation", seat], ["supplies", i + 1])
+    if can_cover_wild(st, seat, 0):
+        ask(st, Phase.WILD_PAIR, seat, covered=0)
+
+
+def can_cover_wild(st: FallState, seat: int, covered: int) -> bool:
+    """Whether another wild may be covered: mid-pair, or a whole pair left and the supply below 8."""
+    left = count_symbols(st, seat, Symbol.WILD, uncovered=True)
+    return left >= 1 if covered else (left >= 2 and st.supply[seat] < st.game.pack.rules.supply_max)
+
+
+def wild_cells(st: FallState) -> list[int]:
+    """The legal WILD arguments: uncovered wild symbols of the decider."""
+    seat = st.decider
+    return [i for i, (v, m) in enumerate(zip(st.grid[seat], st.covered[seat]))
+            if not m and (s := decode(v)) and s[0] == Symbol.WILD]
+
+
+def apply_wild(st: FallState, cell: int) -> None:
+    """"For each 2 wild symbols the player covers with ancestry markers, they increase their supply by 1"."""
+    seat = st.decider
+    st.covered[seat][cell] = 1
+    covered = st.pending["covered"] + 1
+    if covered == 2:
+        st.supply[seat] = min(st.game.pack.rules.supply_max, st.supply[seat] + 1)
+        covered = 0
+    if can_cover_wild(st, seat, covered):
+        ask(st, Phase.WILD_PAIR, seat, covered=covered)
+    else:
+        resume(st)
+
+
+@task("desperation")
+def desperation(st: FallState, seat: int) -> None:
+    """"Give each player 1 desperation token for each desperation symbol to the right of their supply
+    counter" (the mat's spaces above the supply), plus the champions' tokens."""
+    spaces = st.game.pack.rules.desperation_spaces
+    extra = sum(st.game.pack.champions[c].amount for c in has_ability(st, seat, Ability.DESPERATION))
+    st.desperation[seat] = sum(1 for s in spaces if s > st.supply[seat]) + extra
+
+
+# -- symbols for actions ---------------------------------------------------------------------------------
+def symbol_of(st: FallState, seat: int, cell: int) -> tuple[Symbol, int] | None:
+    """The usable symbol at ``cell`` (a canvas cell without a marker, or ``cells + card``: a held champion's
+    symbol with a claw left), None if none."""
+    g = st.game
+    if cell < g.cells:
+        return None if st.covered[seat][cell] else decode(st.grid[seat][cell])
+    card = cell - g.cells
+    ch = g.pack.champions[card]
+    if st.champ_owner[card] != seat or st.champ_state[card] != HELD or ch.ability != Ability.SYMBOL:
+        return None
+    return (ch.symbol, ch.strength) if st.claws_used[card] < ch.claws else None
+
+
+def serves(sym: tuple[Symbol, int] | None, action: Symbol) -> bool:
+    """Whether a symbol may be used for ``action`` ("Wild symbols ... serve as any action symbol")."""
+    return sym is not None and (sym[0] == action or sym[0] == Symbol.WILD)
+
+
+def use_symbol(st: FallState, seat: int, cell: int) -> int:
+    """Cover the symbol at ``cell`` with an ancestry marker (a champion's: cover a claw); its power."""
+    sym = symbol_of(st, seat, cell)
+    if cell < st.game.cells:
+        st.covered[seat][cell] = 1
+    else:
+        st.claws_used[cell - st.game.cells] += 1
+    return sym[1]
+
+
+def champion_cells(st: FallState, seat: int) -> list[int]:
+    """The champion symbol cells ``seat`` may use now."""
+    cells = st.game.cells
+    return [cells + c for c in has_ability(st, seat, Ability.SYMBOL) if symbol_of(st, seat, cells + c)]
+
+
+def connected_candidates(st: FallState, seat: int, action: Symbol) -> list[int]:
+    """The symbols a strong action under way may add: uncovered symbols serving ``action`` orthogonally
+    adjacent to the region of ancestry markers reached from the symbols already covered for it
+    ("connected through orthogonally adjacent ancestry markers"); and champion symbols, "neglecting
+    adjacency requirements"."""
+    g = st.game
+    cols, cells = g.canvas_cols, g.cells
+    covered = st.covered[seat]
+    todo = [c for c in st.pending["cells"] if c < cells]
+    seen = set(todo)
+    out = set()
+    while todo:
+        x = todo.pop()
+        r, c = divmod(x, cols)
+        for y, ok in ((x - cols, r > 0), (x + cols, r < g.canvas_rows - 1), (x - 1, c > 0), (x + 1, c < cols - 1)):
+            if not ok or y in seen:
+                continue
+            if covered[y]:
+                seen.add(y)
+                todo.append(y)
+            elif serves(symbol_of(st, seat, y), action):
+                out.add(y)
+    out.update(c for c in champion_cells(st, seat) if serves(symbol_of(st, seat, c), action))
+    return sorted(out)

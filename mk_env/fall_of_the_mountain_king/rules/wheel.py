@@ -1,0 +1,144 @@
+"""The Gnome action and the gnome wheel: move the pawn up to p spaces, scout (a facedown gate card and a
+gnome on the map, each player's private knowledge), the tripwires passed (honor boost, breach) in order,
+then the effect of the pawn's new space at m, the spaces moved."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .board import enterable, force, overrun, pawns_at
+from .flow import ask, gain_honor, push, resume, task
+from .vocabulary import Phase, Space
+
+if TYPE_CHECKING:
+    from .state import FallState
+
+WHEEL = 2  # honor category
+
+
+def move_pawn(st: FallState, m: int) -> list[int]:
+    """Move the wheel pawn ``m`` spaces clockwise; the tripwires it crossed, in the order crossed (a
+    tripwire is crossed when the pawn enters its space)."""
+    w = st.game.pack.wheel
+    n = len(w.spaces)
+    crossed = []
+    for k in range(1, m + 1):
+        space = (st.wheel + k) % n
+        if space in (w.honor_tripwire, w.breach_tripwire):
+            crossed.append(space)
+    st.wheel = (st.wheel + m) % n
+    return crossed
+
+
+@task("gnome_action")
+def gnome_action(st: FallState, seat: int, power: int, strong: int = 0) -> None:
+    """"Move the wheel pawn clockwise up to p spaces, but never more than a full circuit"."""
+    ask(st, Phase.WHEEL, seat)
+    st.pending["most"] = min(power, len(st.game.pack.wheel.spaces))
+
+
+def apply_wheel(st: FallState, arg: int) -> None:
+    seat, m = st.decider, arg + 1
+    w = st.game.pack.wheel
+    crossed = move_pawn(st, m)
+    steps: list[list] = [["scout_gate", seat]]
+    for t in crossed:
+        steps.append(["honor_tripwire", seat] if t == w.honor_tripwire else ["breach", seat])
+    steps.append(["space_effect", seat, m])
+    push(st, *steps)
+    resume(st)
+
+
+@task("scout_gate")
+def scout_gate(st: FallState, seat: int) -> None:
+    """"You may peek at 1 facedown gate card" (then at 1 gnome)."""
+    push(st, ["scout_gnome", seat])
+    if st.invasion:
+        ask(st, Phase.SCOUT_GATE, seat)
+
+
+def apply_gate(st: FallState, pos: int) -> None:
+    known = st.known_gates[st.decider]
+    if pos not in known:
+        known.append(pos)
+        known.sort()
+    resume(st)
+
+
+@task("scout_gnome")
+def scout_gnome(st: FallState, seat: int) -> None:
+    if scoutable_gnomes(st):
+        ask(st, Phase.SCOUT_GNOME, seat)
+
+
+def scoutable_gnomes(st: FallState) -> list[int]:
+    """The gnomes on the map whose strength is still facedown (peeking again is free: no decision)."""
+    return [g for g, x in enumerate(st.gnome_at) if x >= 0 and not st.gnome_public[g]]
+
+
+def apply_gnome(st: FallState, gnome: int) -> None:
+    known = st.known_gnomes[st.decider]
+    if gnome not in known:
+        known.append(gnome)
+        known.sort()
+    resume(st)
+
+
+@task("honor_tripwire")
+def honor_tripwire(st: FallState, seat: int) -> None:
+    """"Honor: Advance your marker 1 space on the boost track"."""
+    st.boost[seat] = min(st.boost[seat] + 1, st.game.pack.wheel.boost_track)
+
+
+@task("space_effect")
+def space_effect(st: FallState, seat: int, m: int) -> None:
+    """"Carry out the effect of the pawn's new space"."""
+    space = st.game.pack.wheel.spaces[st.wheel]
+    if space == Space.BOLSTER:
+        push(st, ["bolster", seat, m])
+    elif space == Space.INFLUENCE:
+        push(st, ["influence", seat, m])
+    elif space == Space.HONOR:  # "Gain m honor plus the amount of your current honor boost"
+        gain_honor(st, seat, m + st.boost[seat], WHEEL)
+    elif space == Space.TROLL and shove_sources(st, seat):
+        ask(st, Phase.SHOVE_FROM, seat, m=m)
+
+
+# -- the grey troll space ----------------------------------------------------------------------------------
+def _destinations(st: FallState, loc: int) -> list[int]:
+    n = st.game.side.n_caverns
+    return [y for y in st.game.side.adjacent[loc] if y < n and not overrun(st, y)]
+
+
+def shove_sources(st: FallState, seat: int) -> list[int]:
+    """"Move up to m trolls of any players from any single cavern into adjacent gnome-free caverns"."""
+    n = st.game.side.n_caverns
+    return [x for x in range(n) if sum(force(st, x)) and _destinations(st, x)]
+
+
+def apply_shove_from(st: FallState, loc: int) -> None:
+    ask(st, Phase.SHOVE, st.decider, src=loc, left=st.pending["m"])
+
+
+def shove_moves(st: FallState) -> list[tuple[int, int]]:
+    """(piece, destination): a piece is a seat's regular troll (0..n-1) or n + a champion card."""
+    p, n = st.pending, st.num_players
+    if p["left"] <= 0:
+        return []
+    src = p["src"]
+    dests = _destinations(st, src)
+    out = [(q, d) for q in range(n) if st.trolls[src][q] for d in dests if enterable(st, q, d)]
+    out += [(n + c, d) for c in pawns_at(st, src) for d in dests]
+    return out
+
+
+def apply_shove(st: FallState, piece: int, dest: int) -> None:
+    p, n = st.pending, st.num_players
+    if piece < n:
+        st.trolls[p["src"]][piece] -= 1
+        st.trolls[dest][piece] += 1
+    else:
+        st.champ_loc[piece - n] = dest
+    p["left"] -= 1
+    if not shove_moves(st):
+        resume(st)
