@@ -29,8 +29,8 @@ raw = mk_env.raw_env(num_players=2, board_side="autumn", strict=True)
 flat = mk_env.env(num_players=2, observation="flat")              # one float32 vector
 ```
 
-`num_players` is 2..5; game options (`board_side`, `workshops`, `team_mode`, `pack`) pass straight to
-the engine's `Game(...)`; a bad option raises the engine's `ConfigError`. `reward` is `"win"`
+`num_players` is 2..5; game options (`board_side`, `workshops`, `team_mode`, `pack`, `payment`) pass
+straight to the engine's `Game(...)`; a bad option raises the engine's `ConfigError`. `reward` is `"win"`
 (default), `"margin"` or `"dense"`. `env()` wraps `raw_env(strict=False)` with PettingZoo's
 `AssertOutOfBoundsWrapper` and `OrderEnforcingWrapper` (subclassed with fast paths that keep their
 checks). The game is seeded by `reset(seed=...)`
@@ -237,6 +237,16 @@ only int8 masks: run them on the `"dict"` or `"flat"` style.
 | `horde_slot` | 9778, 12 | 6560, 12 | 9778, 12 | 9778, 12 |
 | **N** | **9790** | **6572** | **9790** | **9790** |
 <!-- tables:end -->
+
+### Who picks the tokens that pay (`payment`)
+
+The rulebook lets the spender pay with any tokens they own ("You could spend any four of those five
+stone"). The tables above are those of the default, `payment="auto"`.
+
+| `payment` | who picks the tokens | what it adds to the layouts |
+|---|---|---|
+| `"auto"` (default) | the engine, in its fixed order: tokens on trolls before storage, trolls bottom row first, clan carts before wild ones (the book's advice; the dominant-choice shortcut) | nothing |
+| `"choose"` | the payer, whenever more than one set of tokens can pay a decision (a trade, a workshop use, a cast's rune, a recruit's coins, a bribe, a dig's minerals and hammers, a statue move's cart): the decision is held and phase `pay` asks for the tokens one at a time, each a `pay_token` action (trollsmoot slot 0-9 or storage x token kind), in place order so each set is asked once; the rest is paid without a question when it is forced, then the decision is applied | the block `pay_token` (110 actions) after `horde_slot`; `phase_pay` after `phase_game_over` in `turn`; `pay_owed_<resource>` (what is still owed, scaled like the supply) and `pay_chosen_trollsmoot_slot_<i>` / `pay_chosen_storage` (tokens chosen so far) at the end of `pending` |
 
 `env.describe_action(i)` returns the engine's sentence for action `i`. Each number means the same
 decision in every state of a game with the same pack and board side. An action is a Python int, a
