@@ -75,7 +75,7 @@ def battle_position(n=2, seed=0):
 
 def decide(st, phase, seat, tasks=(), **context):
     """Make ``seat`` face a decision of ``phase`` with ``context``; ``tasks`` run after it."""
-    st.tasks = [["end_game"]]
+    st.tasks = [STOP]
     push(st, *tasks)
     ask(st, phase, seat, **context)
     st._cache.clear()
@@ -83,3 +83,42 @@ def decide(st, phase, seat, tasks=(), **context):
 
 __all__ = ["Block", "Game", "Phase", "act", "at_phase", "battle_position", "cavern", "clear_map", "decide", "play",
            "put_gnome", "put_trolls"]
+
+
+#: a harmless decision put under the tasks of a hand-made position: the engine halts there for inspection
+STOP = ["keep", 0]
+
+
+def only(st, block):
+    """The legal arguments of ``block`` now."""
+    off, size = st.game.layout.offset[block], st.game.layout.sizes[block]
+    return [int(a) - off for a in st.legal_actions() if off <= a < off + size]
+
+
+def set_grid(st, seat, rows):
+    """Lay ``seat``'s ancestry grid from ASCII rows placed at the canvas's top-left: ``.`` no card, ``_``
+    blank, else a symbol letter (A advance, B bolster, I influence,
+    G gnome, W wild, S supply, E elder) with an optional strength digit and ``*`` for a marker."""
+    from mk_env.fall_of_the_mountain_king.rules.ancestry import code
+    from mk_env.fall_of_the_mountain_king.rules.vocabulary import Symbol
+    letters = {"A": Symbol.ADVANCE, "B": Symbol.BOLSTER, "I": Symbol.INFLUENCE, "G": Symbol.GNOME, "W": Symbol.WILD,
+               "S": Symbol.SUPPLY, "E": Symbol.ELDER}
+    cols = st.game.canvas_cols
+    st.grid[seat] = [-1] * st.game.cells
+    st.covered[seat] = [0] * st.game.cells
+    for r, row in enumerate(rows):
+        for c, token in enumerate(row.split()):
+            i = r * cols + c
+            if token == ".":
+                continue
+            if token == "_":
+                st.grid[seat][i] = 0
+                continue
+            strength = int(token[1]) if len(token) > 1 and token[1].isdigit() else 1
+            st.grid[seat][i] = code(letters[token[0]], strength)
+            st.covered[seat][i] = int(token.endswith("*"))
+    st._cache.clear()
+
+
+def cell(st, r, c):
+    return r * st.game.canvas_cols + c

@@ -91,7 +91,9 @@ def apply_advance_done(st: FallState) -> None:
     seat, p = st.decider, st.pending
     champs = st.game.pack.champions
     if p["strong"] and any(champs[c].ability == Ability.HAMMERHELM for c in p["champions"]):
-        push(st, ["bonus_weak", seat])
+        # after this action's end (its seize check), so beneath the topmost seize check
+        at = max((i for i, t in enumerate(st.tasks) if t[0] == "seize_check"), default=len(st.tasks))
+        st.tasks.insert(at, ["bonus_weak", seat])
     if gnomes_at(st, p["dest"]):
         push(st, ["battle", seat, p["dest"]])
     resume(st)
