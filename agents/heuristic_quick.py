@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from mk_env.mountain_king.rules import queries as Q
+from mk_env.mountain_king.rules import scoring
 from mk_env.mountain_king.rules.actions import SMOOT_CONE
 from mk_env.mountain_king.rules.content import COIN, RESOURCES
 from mk_env.mountain_king.rules.economy import best_leftover_sets
@@ -82,7 +83,8 @@ def _quick_pick(st: GameState, p: int, ph: int, by: dict[str, list[int]]) -> tup
         return "spell_option", max(by["spell_option"], key=worth)
     if ph == SPELL_SMOOT:
         if Q.spell_being_cast(st).effect == "ascension":  # give up the Level-2 troll of least worth
-            return "smoot_slot", min(by["smoot_slot"], key=lambda s: _cone_missing(st, p, s))
+            return "smoot_slot", min(by["smoot_slot"], key=lambda s: (
+                int(game.card_symbols[st.smoot[p, s]].sum()) + int(st.tokens[p, s].sum()), s))
         return "smoot_slot", max(by["smoot_slot"], key=lambda s: _cone_missing(st, p, s))
     if ph == SPELL_HORDE:
         return "horde_slot", max(by["horde_slot"], key=lambda h: (int(st.horde_bribes[h].sum()),
@@ -93,14 +95,16 @@ def _quick_pick(st: GameState, p: int, ph: int, by: dict[str, list[int]]) -> tup
         return "recruit", max(by["recruit"], key=lambda a: _recruit_score(st, p, a))
     if ph == STATUE_DEST:
         src = Q.statue_being_moved(st)
-        return "move_statue", max(by["move_statue"], key=lambda sq: _spot_value(st, src, sq))
+        left = max(0, int(st.free_moves) - 1)  # free moves left after this one: plan the path
+        return "move_statue", max(by["move_statue"], key=lambda sq: (_reach_value(st, p, src, sq, left), -sq))
     if ph == STEP3 and "hall" in by:
         return "hall", by["hall"][0]
-    if ph in (STEP4, SPELL_STATUE) and "select_statue" in by:
-        cost = 0.5 if ph == STEP4 else 0.0  # a cart, or a spell's free move
-        gains = {sq: _best_move_gain(st, p, sq) - cost for sq in by["select_statue"]}
-        sq = max(gains, key=gains.get)
-        if gains[sq] > 0 or (ph == SPELL_STATUE and "pass" not in by):
+    if "select_statue" in by and (ph in (STEP4, SPELL_STATUE) or st.free_moves > 0):
+        free = int(st.free_moves)
+        cost = 0.0 if free else 0.5  # a spell's free move, or a cart
+        gains = {sq: _best_move_gain(st, p, sq, max(1, free)) - cost for sq in by["select_statue"]}
+        sq = max(gains, key=lambda k: (gains[k], -k))
+        if gains[sq] > 0 or "pass" not in by:
             return "select_statue", sq
     return None
 
@@ -122,29 +126,37 @@ def _recruit_score(st: GameState, p: int, arg: int) -> float:
     return float(st.game.card_symbols[card].sum()) + _cone_missing(st, p, t) - 0.01 * h
 
 
-def _spot_value(st: GameState, src: int, sq: int) -> float:
-    """How good a square is for the statue now on ``src`` (tier value, doubled on its pedestal,
-    an altar's swing)."""
-    game = st.game
+def _statue_honour(st: GameState, p: int, src: int, dest: int) -> int:
+    """p's statue and great hall honour with the statue on ``src`` moved to ``dest`` (the scoring's own
+    count: one statue per tunnel, doubled on its pedestal, an altar's high value)."""
+    net = st.reach[st.game.teammates[p]].any(axis=0)
     clan = int(st.statue[src])
-    if st.hall_at[sq] >= 0:
-        hall = int(st.hall_at[sq])
-        if st.hall_altar[hall] == sq:
-            h = game.pack.great_halls[hall]
-            return float(h.high - h.low)
-        return -1.0
-    t = int(game.geo.tier[sq])
-    v = game.pack.statue_values[t - 1] if t > 0 else 0
-    return float(v * (2 if st.pedestal[sq] == clan else 1))
+    st.statue[src], st.statue[dest] = -1, clan
+    try:
+        return scoring.statue_honour(st, net) + scoring.great_hall_honour(st, net)
+    finally:
+        st.statue[dest], st.statue[src] = -1, clan
 
 
-def _best_move_gain(st: GameState, p: int, sq: int) -> float:
-    """Honour the best single move of the statue on ``sq`` adds (before the cart it costs)."""
+def _best_move_gain(st: GameState, p: int, sq: int, moves: int = 1) -> float:
+    """Honour the best square ``moves`` moves of the statue on ``sq`` can reach adds (before the carts
+    they cost)."""
     dests = Q.statue_destinations(st, p, sq)
     if len(dests) == 0:
         return 0.0
-    here = _spot_value(st, sq, sq)
-    return max(_spot_value(st, sq, int(d)) for d in dests.tolist()) - here
+    here = _statue_honour(st, p, sq, sq)
+    return max(_reach_value(st, p, sq, int(d), moves - 1) for d in dests.tolist()) - here
+
+
+def _reach_value(st: GameState, p: int, src: int, sq: int, more: int) -> float:
+    """The most honour the statue now on ``src`` makes on ``sq`` or on the squares ``more`` further
+    moves take it from there (a spell's free moves: Tremor's two)."""
+    best = _statue_honour(st, p, src, sq)
+    if more > 0:
+        for d in Q.statue_destinations(st, p, sq).tolist():
+            if d != src:
+                best = max(best, _reach_value(st, p, src, int(d), more - 1))
+    return best
 
 
 # ================================================================================================
