@@ -14,6 +14,11 @@ agents and draws its seed as tournament game ``i`` does, each finished game is o
 ``OUT/games.jsonl``, and the same command with a larger ``--games`` plays only the games not yet played.
 ``OUT/balance.json`` holds the report (no games: small enough to commit).
 
+Gates. By default (``--gates drawn``) each seat's start point is drawn at random (from the game's seed)
+among those the rules allow it, and every other decision is the agent's: a deterministic agent would
+otherwise put seat ``k`` on the same start point in every game, and a seat's and a start point's
+advantage could not be told apart. ``--gates chosen`` lets the agents choose.
+
 Load your own transcription of the printed content with ``--pack DIR`` to check it the same way.
 """
 
@@ -27,6 +32,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from agents import make_agent
 from mk_env.mountain_king.rules.economy import owned
 
 from . import cli
@@ -39,6 +47,10 @@ DEFAULT_AGENTS = "heuristic"
 DEFAULT_GAMES = 200
 DEFAULT_THRESHOLD = 0.05
 DEFAULT_OUT = "runs/balance"
+#: how gates are placed: drawn at random among the legal start points, or chosen by the agents
+GATES = ("drawn", "chosen")
+#: the decision kind of placing a gate
+GATE_DECISION = "setup_gate"
 #: the extras each games.jsonl line of a balance run holds beside the tournament's fields
 EXTRA_FIELDS = ("first_capped", "resources_end")
 #: what the book says for each fact reported beside the seats
@@ -51,15 +63,37 @@ BOOK = {
 # ================================================================================================
 # one game (top level: shipped to worker processes)
 # ================================================================================================
-def balance_game(job: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-    """Play scheduled game ``job`` (``index``, ``agents`` by seat, ``seed``); its record: the tournament's
-    fields plus the seat that first filled its trollsmoot (None if nobody did) and each seat's resources
-    held at the end."""
+class DrawnGate:
+    """An agent whose gate goes on a start point drawn at random (a generator of the game's seed and the
+    seat, apart from the agent's own); every other decision is the agent's."""
+
+    def __init__(self, agent: Any, seed: int) -> None:
+        self.agent, self.seed = agent, int(seed)
+        self.name = getattr(agent, "name", "agent")
+        self.draw = np.random.default_rng([self.seed, 0, 0x6A7E])
+
+    def reset(self, seat: int, num_players: int) -> None:
+        self.draw = np.random.default_rng([self.seed, int(seat), 0x6A7E])
+        reset = getattr(self.agent, "reset", None)
+        if reset:
+            reset(seat, num_players)
+
+    def act(self, view: Any, rng: np.random.Generator) -> int:
+        if view.decision_kind() == GATE_DECISION:
+            return int(self.draw.choice(view.legal_actions()))
+        return self.agent.act(view, rng)
+
+
+def balance_game(job: dict[str, Any], options: dict[str, Any], gates: str = "drawn") -> dict[str, Any]:
+    """Play scheduled game ``job`` (``index``, ``agents`` by seat, ``seed``), gates ``drawn`` or
+    ``chosen`` (:data:`GATES`); its record: the tournament's fields plus the seat that first filled its
+    trollsmoot (None if nobody did) and each seat's resources held at the end."""
     t0 = time.perf_counter()
     specs, seed = list(job["agents"]), int(job["seed"])
     game = make_game(len(specs), options)
     actions: list[int] = []
-    state = run_game(specs, seed, game=game, actions=actions)
+    players = [DrawnGate(make_agent(s), seed) for s in specs] if gates == "drawn" else specs
+    state = run_game(players, seed, game=game, actions=actions)
     return {
         "index": job["index"], "agents": specs, "seed": seed,
         "ranks": [int(r) for r in state.ranks()],
@@ -73,7 +107,10 @@ def balance_game(job: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]
 
 
 def _balance_star(args: tuple) -> dict[str, Any]:
-    return balance_game(*args)
+    job, options = args
+    options = dict(options)
+    gates = options.pop("gates", "drawn")  # the run's setting rides with the options; not a game option
+    return balance_game(job, options, gates)
 
 
 def first_to_cap(game: Any, seed: int, actions: list[int]) -> int | None:
@@ -170,7 +207,7 @@ def verdict(out: dict[str, Any], flagged: list[tuple[str, str, dict]]) -> str:
 # ================================================================================================
 def run_balance(agents: list[str], players: int, games: int, seed: int = 0, workers: int = 1,
                 out: str | os.PathLike = DEFAULT_OUT, options: dict[str, Any] | None = None,
-                threshold: float = DEFAULT_THRESHOLD, progress: bool = True) -> dict[str, Any]:
+                threshold: float = DEFAULT_THRESHOLD, progress: bool = True, gates: str = "drawn") -> dict[str, Any]:
     """Play (or finish) ``games`` balance games in ``out`` and return the report written to
     ``out/balance.json`` (with the run's ``config``)."""
     if not 2 <= players <= 5:
@@ -181,6 +218,8 @@ def run_balance(agents: list[str], players: int, games: int, seed: int = 0, work
         raise ValueError(f"--workers {workers}: need at least 1 worker")
     if seed < 0:
         raise ValueError(f"--seed {seed}: a seed is a whole number >= 0")
+    if gates not in GATES:
+        raise ValueError(f"--gates {gates!r}: allowed: {', '.join(GATES)}")
     if not 0 < threshold < 1:
         raise ValueError(f"--threshold {threshold}: use a win-rate difference between 0 and 1 (0.05: 5 points)")
     options = dict(options or {})
@@ -189,17 +228,19 @@ def run_balance(agents: list[str], players: int, games: int, seed: int = 0, work
     game = make_game(players, options)  # validates the options (board side, pack) early
     out = Path(out)
     config = {"command": "balance", "agents": agents, "players": players, "games": games, "seed": seed,
-              "options": options, "board_side": game.board_side, "pack_id": game.pack.pack_id}
+              "options": options, "gates": gates, "board_side": game.board_side, "pack_id": game.pack.pack_id}
     old = json.loads((out / "config.json").read_text()) if (out / "config.json").is_file() else None
     if old is not None and old.get("command") != "balance":
         raise ValueError(f"--out {out} holds a tournament, not a balance run; use another --out")
     if old is not None and old.get("pack_id") != config["pack_id"]:
         raise ValueError(f"--out {out} holds games of other content (pack {old.get('pack_id')}, now "
                          f"{config['pack_id']}); use another --out or delete it")
+    if old is not None and old.get("gates") != gates:
+        raise ValueError(f"--out {out} holds games with --gates {old.get('gates')}; use another --out")
     _check_config(out, config)
     jobs = schedule(agents, players, games, seed)
     log = out / "games.jsonl"
-    finished = play_into(log, jobs, options, workers, progress, run=_balance_star)
+    finished = play_into(log, jobs, {**options, "gates": gates}, workers, progress, run=_balance_star)
     missing = [g["index"] for g in finished if any(k not in g for k in EXTRA_FIELDS)]
     if missing:
         raise ValueError(f"{log}: games {missing[:5]} lack {', '.join(EXTRA_FIELDS)} (not a balance run's "
@@ -214,7 +255,7 @@ def table(result: dict[str, Any]):
     from rich.table import Table
     cfg = result["config"]
     t = Table(title=f"Balance: {cfg['players']} players, {cfg['board_side']} side, "
-                    f"{result['games']} games ({', '.join(cfg['agents'])})")
+                    f"{result['games']} games ({', '.join(cfg['agents'])}; gates {cfg['gates']})")
     for col in ("", "games", "win rate", "95% CI", "vs fair", "mean honour", "flag"):
         t.add_column(col, justify="left" if col in ("", "flag") else "right")
     for kind, name in (("per_seat", "seat"), ("per_start_point", "start point")):
@@ -242,7 +283,7 @@ def _cmd(args: argparse.Namespace) -> int:
     agents = parse_agents(args.agents)
     options = {k: v for k, v in (("board_side", args.board_side), ("pack", args.pack)) if v is not None}
     result = run_balance(agents, args.players, args.games, args.seed, args.workers, args.out, options,
-                         args.threshold, progress=not args.json)
+                         args.threshold, progress=not args.json, gates=args.gates)
     if args.json:
         print(json.dumps(result, indent=1))
         return 0
@@ -273,6 +314,9 @@ def register(subparsers) -> None:
     p.add_argument("--games", type=cli.game_count, default=DEFAULT_GAMES, help=f"games (default {DEFAULT_GAMES})")
     p.add_argument("--board-side", default=None, help="board side (default: by player count)")
     p.add_argument("--pack", default=None, help="content pack folder (default: the built-in stand-in pack)")
+    p.add_argument("--gates", default="drawn", choices=GATES,
+                   help="drawn: each gate on a start point drawn at random, so seats and start points are "
+                        "measured apart (default); chosen: the agents choose")
     p.add_argument("--seed", type=cli.seed, default=0, help="seed of the schedule, >= 0 (default 0)")
     p.add_argument("--workers", type=cli.workers, default=min(2, os.cpu_count() or 1),
                    help="parallel worker processes (default 2)")

@@ -76,6 +76,16 @@ def test_the_first_capper_is_the_seat_that_took_the_first_coronation_token():
     assert bal.first_to_cap(game, 5, actions[:10]) is None  # nobody caps during setup
 
 
+def test_drawn_gates_put_each_seat_on_varied_start_points_and_chosen_gates_are_the_agents():
+    drawn = [bal.balance_game({"index": 0, "agents": ["heuristic"] * 2, "seed": s}, {}) for s in range(6)]
+    assert len({tuple(g["start_points"]) for g in drawn}) > 1
+    assert all(g["start_points"] == bal.balance_game({"index": 0, "agents": ["heuristic"] * 2, "seed": g["seed"]},
+                                                     {})["start_points"] for g in drawn[:2])  # seeded
+    chosen = [bal.balance_game({"index": 0, "agents": ["heuristic"] * 2, "seed": s}, {}, gates="chosen")
+              for s in range(2)]
+    assert chosen[0]["start_points"] == chosen[1]["start_points"]  # the heuristic's fixed preference
+
+
 def test_a_run_writes_its_report_and_resumes_without_replaying(tmp_path):
     out = tmp_path / "b"
     first = bal.run_balance(["heuristic"], 2, 2, seed=3, out=out, progress=False)
@@ -101,6 +111,11 @@ def test_a_folder_of_other_settings_or_content_is_refused(tmp_path):
     (out / "config.json").write_text(json.dumps({**config, "pack_id": "default@0+old"}))
     with pytest.raises(ValueError, match="games of other content"):
         bal.run_balance(["heuristic"], 2, 1, seed=0, out=out, progress=False)
+    (out / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ValueError, match="holds games with --gates drawn"):
+        bal.run_balance(["heuristic"], 2, 1, seed=0, out=out, progress=False, gates="chosen")
+    with pytest.raises(ValueError, match="--gates 'picked': allowed: drawn, chosen"):
+        bal.run_balance(["heuristic"], 2, 1, seed=0, out=tmp_path / "c", progress=False, gates="picked")
     (out / "config.json").write_text(json.dumps({k: v for k, v in config.items() if k != "command"}))
     with pytest.raises(ValueError, match="holds a tournament"):
         bal.run_balance(["heuristic"], 2, 1, seed=0, out=out, progress=False)
@@ -112,6 +127,7 @@ def test_a_folder_of_other_settings_or_content_is_refused(tmp_path):
     (["--threshold", "1.5"], "argument --threshold: 1.5 is not allowed; use a win-rate difference"),
     (["--threshold", "-0.1"], "argument --threshold: -0.1 is not allowed"),
     (["--agents", "grandmaster"], "unknown agent spec 'grandmaster'"),
+    (["--gates", "picked"], "argument --gates: invalid choice: 'picked'"),
     (["--players", "3", "--board-side", "winter"], "board_side='winter' is not allowed for 3 players"),
     (["--pack", "{new}"], "{new}"),
 ])
@@ -129,7 +145,7 @@ def test_the_command_prints_the_table_and_json(tmp_path, capsys):
     out = tmp_path / "b"
     assert main(["balance", "--players", "2", "--games", "2", "--workers", "1", "--out", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "Balance: 2 players, winter side, 2 games" in text and "first to fill a trollsmoot" in text
+    assert "Balance: 2 players, winter side, 2 games (heuristic; gates drawn)" in text and "first to fill a trollsmoot" in text
     assert main(["balance", "--players", "2", "--games", "2", "--out", str(out), "--json"]) == 0
     parsed = json.loads(capsys.readouterr().out)
     assert parsed["games"] == 2 and parsed["verdict"].split(":")[0] in ("FAIR", "UNFAIR")
