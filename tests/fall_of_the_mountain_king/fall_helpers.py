@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from mk_env.fall_of_the_mountain_king.rules import Block, Game, Phase
-from mk_env.fall_of_the_mountain_king.rules.fields import SUPPLY
+from mk_env.fall_of_the_mountain_king.rules.fields import REMOVED, SUPPLY
 from mk_env.fall_of_the_mountain_king.rules.flow import ask, push
 
 
@@ -122,3 +122,47 @@ def set_grid(st, seat, rows):
 
 def cell(st, r, c):
     return r * st.game.canvas_cols + c
+
+
+def run_tasks(st, *tasks):
+    """Run ``tasks`` on a hand-made position (the engine halts at their first decision, or at STOP)."""
+    from mk_env.fall_of_the_mountain_king.rules.flow import run
+    st.tasks = [STOP]
+    push(st, *tasks)
+    st._cache.clear()
+    run(st)
+
+
+def champion(st, name):
+    """The card number of the champion called ``name``."""
+    return next(i for i, c in enumerate(st.game.pack.champions) if c.name == name)
+
+
+def give_champion(st, seat, name, at=-1):
+    """``seat`` holds champion ``name`` (its pawn at location ``at``, -1: none)."""
+    from mk_env.fall_of_the_mountain_king.rules.fields import HELD
+    c = champion(st, name)
+    for d in st.champ_decks:
+        if c in d:
+            d.remove(c)
+    if c in st.display:
+        st.display.remove(c)
+    st.champ_state[c], st.champ_owner[c], st.champ_loc[c] = HELD, seat, at
+    return c
+
+
+def two_player_map(seed=0):
+    """A 2-player game at a battle turn with an empty map, no champion held; seat 0's lairs on the Anvil pair (by Fire and
+    Fire-Ice), seat 1's on the Horn pair (by Hammer and Moon)."""
+    st = battle_position(2, seed)
+    side = st.game.side
+    st.lairs = [list(side.lair_pairs[side.lair_symbols.index("Anvil")]),
+                list(side.lair_pairs[side.lair_symbols.index("Horn")])]
+    st.votes = [[0, 0] for _ in st.votes]
+    st.vote_stamp = [[0, 0] for _ in st.votes]
+    st.champ_loc = [-1] * len(st.champ_loc)
+    for c, o in enumerate(st.champ_owner):  # no champions held (a test gives the ones it needs)
+        if o >= 0:
+            st.champ_owner[c], st.champ_state[c] = -1, REMOVED
+    st.wheel, st.boost = 0, [0, 0]
+    return st

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from .battle import weak_options
 from .board import dominates, draw_gnome, enterable, established, force, gnomes_at, pawns_at, strength
 from .fields import BY_WHEEL, DISPLAY
-from .flow import ask, gain_honor, gain_votes, push, resume, task
+from .flow import ask, cancel, gain_honor, gain_votes, push, resume, task
 from .wheel import move_pawn
 from .vocabulary import Ability, Phase
 
@@ -36,8 +36,11 @@ def sources(st: FallState, seat: int, dest: int) -> list[int]:
 
 @task("advance")
 def advance(st: FallState, seat: int, power: int, strong: int) -> None:
-    """"Move up to p trolls from any caverns to a single destination cavern": first the destination."""
+    """"Move up to p trolls from any caverns to a single destination cavern": first the destination (with
+    no troll able to move anywhere, the action does nothing)."""
     ask(st, Phase.ADVANCE_DEST, seat, power=power, strong=strong)
+    if not advance_destinations(st):
+        cancel(st)
 
 
 def advance_destinations(st: FallState) -> list[int]:
@@ -104,7 +107,7 @@ def bonus_weak(st: FallState, seat: int) -> None:
     """Argren Hammerhelm: "a weak action after a strong Advance she took part in"."""
     ask(st, Phase.TURN, seat, weak=1, bonus=1)
     if not weak_options(st):
-        resume(st)
+        cancel(st)
 
 
 def attack(st: FallState, seat: int, loc: int) -> int:

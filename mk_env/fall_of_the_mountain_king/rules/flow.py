@@ -53,6 +53,11 @@ def run(st: FallState) -> None:
         TASKS[name](st, *args)
 
 
+def cancel(st: FallState) -> None:
+    """Inside a task: take back the decision just asked (it has no legal choice); the tasks go on."""
+    st.phase, st.pending = RUNNING, {}
+
+
 def resume(st: FallState) -> None:
     """A decision is applied: clear it and go on with the tasks."""
     st.pending = {}
