@@ -48,6 +48,8 @@ METADATA_KEY = "mk_env"
 ZIP_MAGIC = b"PK\x03\x04"
 MAX_HEADER_BYTES = 16 * 2 ** 20
 POLICY = "MultiInputPolicy"
+#: the policies a file may hold: SB3's (MaskablePPO) and the factorised one (agents.factorised_file)
+POLICIES = (POLICY, "FactorisedPolicy")
 OPTIMIZER = "Adam"
 _UNTRUSTED_ZIP = ("{path} is a Stable-Baselines3 zip: loading it unpickles Python objects from the "
                   "file, which can run any code. Load it only if you trust where it came from: "
@@ -109,8 +111,8 @@ def _check_config(config: Any, path: Path) -> None:
         if not isinstance(config.get(key), kind) or isinstance(config.get(key), bool):
             raise ModelFileError(f"{path}: field {key!r} must be of type {kind.__name__}, "
                                  f"got {config.get(key)!r}")
-    if config["policy"] != POLICY:
-        raise ModelFileError(f"{path}: policy {config['policy']!r}; allowed: {POLICY}")
+    if config["policy"] not in POLICIES:
+        raise ModelFileError(f"{path}: policy {config['policy']!r}; allowed: {', '.join(POLICIES)}")
     if config_game(config) not in game_names():
         raise ModelFileError(f"{path}: game {config_game(config)!r}; this mk_env has the games "
                              f"{', '.join(game_names())}")
@@ -140,7 +142,6 @@ def save_model(model: Any, path: str | Path, players: int, game_options: dict[st
     ``optimizer``: also keep Adam's moments (checkpoints for ``--resume``; about three times the
     size); ``training``: run settings to keep (JSON). The model's spaces must be those of the
     single-seat view of ``players`` and ``game_options`` of suite game ``game`` in this mk_env."""
-    from safetensors.torch import save
     options = dict(game_options or {})
     observation, action = spaces_to_json(model.observation_space, model.action_space)
     expected = spaces_to_json(*game_spaces(players, options, game))
@@ -158,8 +159,17 @@ def save_model(model: Any, path: str | Path, players: int, game_options: dict[st
               "n_updates": int(getattr(model, "_n_updates", 0)), "optimizer": None,
               "training": training}
     tensors = {f"policy/{k}": v for k, v in unique_state(model.policy).items()}
-    if optimizer:
-        config["optimizer"], moments = _optimizer_to_tensors(model.policy.optimizer)
+    return write_model_file(path, tensors, config, model.policy.optimizer if optimizer else None)
+
+
+def write_model_file(path: str | Path, tensors: dict[str, Any], config: dict[str, Any],
+                     optimizer: Any = None) -> Path:
+    """Write ``tensors`` and the description ``config`` (JSON) to ``path`` atomically; with
+    ``optimizer`` (an Adam), also its moments (``optimizer/``) and settings (``config["optimizer"]``)."""
+    from safetensors.torch import save
+    tensors = dict(tensors)
+    if optimizer is not None:
+        config["optimizer"], moments = _optimizer_to_tensors(optimizer)
         tensors.update(moments)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -230,6 +240,9 @@ def load_policy(path: str | Path, trust: bool = False) -> Any:
         return load_sb3_zip(path, trust).policy
     config = read_config(path)
     check_layout(config, path)
+    if config["policy"] != POLICY:  # a factorised policy (mk-env train --algo ppo)
+        from .factorised_file import load_factorised
+        return load_factorised(path, config)
     policy = _build_policy(config, path)
     tensors = _read_tensors(path)
     _load_weights(policy, tensors, path)
@@ -247,6 +260,9 @@ def load_model(path: str | Path, env: Any, trust: bool = False, tensorboard_log:
     from sb3_contrib import MaskablePPO
     config = read_config(path)
     check_layout(config, path)
+    if config["policy"] != POLICY:
+        raise ModelFileError(f"{path} holds a {config['policy']} policy (mk-env train --algo ppo); "
+                             f"MaskablePPO cannot continue it: resume it with --algo ppo")
     if (env.observation_space, env.action_space) != checked_spaces(config, path):
         raise ModelFileError(f"{path}: the env's spaces differ from the model's")
     settings = {**check_hyperparameters(dict(config["hyperparameters"]), path), **changes}

@@ -30,6 +30,20 @@ def save_checkpoint(model: Any, out: Path, seconds: float, settings: dict[str, A
     return path
 
 
+def run_checkpoints(out: Path, resume: bool, imitate: bool = False) -> list[Path]:
+    """The checkpoints of the run in ``out`` (oldest first), once ``out`` fits the request: a new run
+    needs a folder without checkpoints, ``--resume`` one with some, and ``--imitate`` a new run."""
+    found = checkpoints(out)
+    if found and not resume:
+        raise ValueError(f"--out {out} already holds a training run (checkpoints/); use --resume "
+                         f"to continue it or another --out")
+    if resume and not found:
+        raise ValueError(f"--resume: no checkpoint in {out}/checkpoints to continue from")
+    if resume and imitate:
+        raise ValueError("--imitate warms up a new run; a resumed run continues from its checkpoint")
+    return found
+
+
 def checkpoints(out: Path) -> list[Path]:
     """Saved checkpoints, oldest first (``.zip`` ones of older versions too)."""
     folder = Path(out) / "checkpoints"

@@ -45,7 +45,8 @@ from agents.policy_file import SUFFIX, load_model, save_model
 from mk_env.games import DEFAULT_GAME
 
 from .imitation import imitate
-from .run_files import checkpoints, plot_learning_curve, read_eval, save_checkpoint, truncate_eval
+from .run_files import checkpoints  # noqa: F401  (training.train.checkpoints, as before)
+from .run_files import plot_learning_curve, read_eval, run_checkpoints, save_checkpoint, truncate_eval
 from .selfplay import OpponentPool, SelfPlayWrapper
 from .stopping import WORKER_LOST, StopRequest, TrainingStopped, close_vec_env, dead_workers
 from .train_callback import selfplay_callback_class
@@ -122,14 +123,7 @@ def train(out: str | Path = DEFAULT_OUT, timesteps: int = 200_000, resume: bool 
         eval_games=eval_games, gauntlet=gauntlet and list(gauntlet),
         game_options=game_options).items() if v is not None}
     out = Path(out)
-    found = checkpoints(out)
-    if found and not resume:
-        raise ValueError(f"--out {out} already holds a training run (checkpoints/); use --resume "
-                         f"to continue it or another --out")
-    if resume and not found:
-        raise ValueError(f"--resume: no checkpoint in {out}/checkpoints to continue from")
-    if resume and imitate_spec:
-        raise ValueError("--imitate warms up a new run; a resumed run continues from its checkpoint")
+    found = run_checkpoints(out, resume, bool(imitate_spec))
     seconds_before, changed = 0.0, {}
     if resume:
         stored, seconds_before = stored_settings(out, found[-1], trust)

@@ -58,6 +58,9 @@ class Algorithm(NamedTuple):
 ALGORITHMS: dict[str, Algorithm] = {
     "maskable-ppo": Algorithm("training.train_cli:run_maskable_ppo",
                               "sb3-contrib MaskablePPO over the flat action mask (--backend rllib: Ray)"),
+    "ppo": Algorithm("training.fast_ppo_cli:run",
+                     "lean PPO in one process: factorised policy, batched opponents (docs/training.md)",
+                     "training.fast_ppo_cli:add_arguments"),
     "az": Algorithm("training.az.cli:run", "AlphaZero-style self-play: network-guided ISMCTS, replay buffer, "
                     "gating (docs/training.md)", "training.az.cli:add_arguments"),
 }
@@ -158,8 +161,9 @@ def register(subparsers) -> None:
     p.add_argument("--trust", action="store_true",
                    help="with --resume: allow a .zip checkpoint of an older version (unpickles code; "
                         "only for files you trust)")
-    p.add_argument("--reward", choices=REWARDS, default=None,
-                   help="reward: win, margin or dense (honour changes + win; default)")
+    p.add_argument("--reward", choices=REWARDS + ("lead",), default=None,
+                   help="reward: win, margin or dense (honour changes + win; the default of maskable-ppo); "
+                        "lead (--algo ppo only, its default: changes of the honour lead + win)")
     p.add_argument("--extractor", default=None,
                    help="feature extractor: cnn (default) or flat (Cave Troll: flat only, its default)")
     p.add_argument("--imitate", default=None, metavar="AGENT:DECISIONS",
