@@ -38,6 +38,11 @@ def test_scouting_peeks_at_a_gate_card_and_a_gnome_privately():
     assert st.phase == Phase.SCOUT_GNOME and only(st, Block.GNOME) == [g]
     act(st, Block.GNOME, g)
     assert st.known_gates == [[1], []] and st.known_gnomes == [[g], []]
+    _gnome_action(st, wheel=3, power=1)
+    act(st, Block.WHEEL, 0)
+    assert 1 not in only(st, Block.GATE)  # peeking again is free: not a decision
+    act(st, Block.DONE)
+    assert st.phase != Phase.SCOUT_GNOME  # the only facedown gnome is known
     d = st.determinize(1, np.random.default_rng(0))  # the other player's view resamples what it cannot see
     assert d.known_gnomes[1] == [] and d.invasion[1] in range(7)
     mine = st.determinize(0, np.random.default_rng(0))

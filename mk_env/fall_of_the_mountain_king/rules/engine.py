@@ -71,10 +71,10 @@ def legal_by_block(st: FallState) -> dict[Block, list[int]]:
     elif ph == Phase.WHEEL:
         out[Block.WHEEL] = list(range(p["most"]))
     elif ph == Phase.SCOUT_GATE:
-        out[Block.GATE] = list(range(st.revealed, len(st.invasion)))
+        out[Block.GATE] = wheel.scoutable_gates(st, st.decider)
         out[Block.DONE] = [0]
     elif ph == Phase.SCOUT_GNOME:
-        out[Block.GNOME] = wheel.scoutable_gnomes(st)
+        out[Block.GNOME] = wheel.scoutable_gnomes(st, st.decider)
         out[Block.DONE] = [0]
     elif ph == Phase.SWARM:
         out[Block.SWARM] = [0, 1, 2, 3, 4]

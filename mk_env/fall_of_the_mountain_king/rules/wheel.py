@@ -53,8 +53,13 @@ def apply_wheel(st: FallState, arg: int) -> None:
 def scout_gate(st: FallState, seat: int) -> None:
     """"You may peek at 1 facedown gate card" (then at 1 gnome)."""
     push(st, ["scout_gnome", seat])
-    if st.invasion:
+    if scoutable_gates(st, seat):
         ask(st, Phase.SCOUT_GATE, seat)
+
+
+def scoutable_gates(st: FallState, seat: int) -> list[int]:
+    """The facedown gate cards ``seat`` has not peeked at (peeking again is free: no decision)."""
+    return [i for i in range(st.revealed, len(st.invasion)) if i not in st.known_gates[seat]]
 
 
 def apply_gate(st: FallState, pos: int) -> None:
@@ -67,13 +72,15 @@ def apply_gate(st: FallState, pos: int) -> None:
 
 @task("scout_gnome")
 def scout_gnome(st: FallState, seat: int) -> None:
-    if scoutable_gnomes(st):
+    """"... **and** at 1 gnome on the map"."""
+    if scoutable_gnomes(st, seat):
         ask(st, Phase.SCOUT_GNOME, seat)
 
 
-def scoutable_gnomes(st: FallState) -> list[int]:
-    """The gnomes on the map whose strength is still facedown (peeking again is free: no decision)."""
-    return [g for g, x in enumerate(st.gnome_at) if x >= 0 and not st.gnome_public[g]]
+def scoutable_gnomes(st: FallState, seat: int) -> list[int]:
+    """The gnomes on the map whose strength is facedown and unknown to ``seat``."""
+    known = st.known_gnomes[seat]
+    return [g for g, x in enumerate(st.gnome_at) if x >= 0 and not st.gnome_public[g] and g not in known]
 
 
 def apply_gnome(st: FallState, gnome: int) -> None:
