@@ -14,7 +14,7 @@ from collections import Counter
 
 import numpy as np
 
-from mk_env.fall_of_the_mountain_king.rules import Block, Game, Phase
+from mk_env.fall_of_the_mountain_king.rules import CATEGORIES, Block, Game, Phase
 from mk_env.fall_of_the_mountain_king.rules.board import controller
 from mk_env.fall_of_the_mountain_king.rules.flow import leader
 
@@ -69,6 +69,8 @@ def main() -> None:
     turns_by_wave: Counter = Counter()
     wins = [0.0] * args.players
     decisions, honors = [], []
+    by_category = np.zeros(len(CATEGORIES))
+    events: Counter = Counter()
     t0 = time.time()
     for i in range(args.games):
         st = Game(args.players).new_initial_state(args.seed * 100000 + i)
@@ -76,6 +78,10 @@ def main() -> None:
         while not st.is_terminal():
             a = greedy(st, rng) if args.policy == "greedy" else int(rng.choice(st.legal_actions()))
             block, arg = st.game.layout.decode(a)
+            if st.phase == Phase.SWARM:
+                events["breaches"] += 1
+            if st.phase == Phase.LAIR_CHOICE and st.pending.get("reason") == "repelled":
+                events["repulses"] += 1
             if st.phase == Phase.TURN and block in (Block.WEAK, Block.STRONG):
                 kinds[f"{block} {('advance', 'bolster', 'influence', 'gnome')[arg // st.game.layout.symbol_cells]}"] += 1
             if st.phase == Phase.TURN and block == Block.WEAK and not st.pending.get("weak"):
@@ -85,6 +91,7 @@ def main() -> None:
             st.apply(a)
             k += 1
         decisions.append(k)
+        by_category += np.array(st.honor_by).mean(axis=0)
         honors.append(max(st.honor))
         r = st.ranks()
         w = r.count(0)
@@ -96,6 +103,8 @@ def main() -> None:
     print(f"decisions per game: mean {np.mean(decisions):.0f} (min {min(decisions)}, max {max(decisions)});"
           f" winner's honor mean {np.mean(honors):.1f}")
     print("battle turns per game by wave:", {w: round(turns_by_wave[w] / n, 1) for w in (1, 2, 3)})
+    print("mean honor per player by category:", {c: round(float(v), 1) for c, v in zip(CATEGORIES, by_category / n)})
+    print("per game:", {k: round(v / n, 2) for k, v in events.items() if k != "victories"})
     total = sum(v for k, v in kinds.items() if v)
     print("actions taken:", {k: f"{v / total:.0%}" for k, v in sorted(kinds.items()) if v})
     for p in range(args.players):

@@ -155,3 +155,38 @@ def test_influence_ties_put_the_later_marker_on_top_and_the_bottom_one_leads():
     decide(st, Phase.INFLUENCE, 0, power=2)
     act(st, Block.INFLUENCE, 0)  # seat 0: 2, on top
     assert st.influence[card] == [2, 2] and leader(st.influence[card], st.influence_stamp[card]) == 1
+
+
+def test_a_champion_pawn_is_a_troll_for_cavern_status():
+    from mk_env.fall_of_the_mountain_king.rules.board import controller, dominates
+    st = two_player_map()
+    deep = cavern(st, "Moss Deep")
+    put_trolls(st, 1, deep, 1)
+    give_champion(st, 0, "Brunna Stonefist", at=deep)
+    assert controller(st, deep) == -1  # one troll each
+    give_champion(st, 0, "Olm the Patient", at=deep)
+    assert controller(st, deep) == 0 and not dominates(st, 0, deep)
+
+
+def test_only_your_trolls_may_enter_your_lair():
+    st = two_player_map()
+    lair = st.lairs[1][0]  # seat 1's lair by Hammer Hollow and Hammer Deep
+    put_trolls(st, 0, cavern(st, "Hammer Hollow"), 2)
+    _advance(st)
+    assert lair not in only(st, Block.DEST)
+    put_trolls(st, 1, cavern(st, "Hammer Deep"), 1)
+    decide(st, Phase.ADVANCE_DEST, 1, power=1, strong=0)
+    assert lair in only(st, Block.DEST)
+
+
+def test_gaining_control_on_another_players_turn_is_not_seizing_control():
+    st = two_player_map()
+    hollow, deep = cavern(st, "Moss Hollow"), cavern(st, "Moss Deep")
+    put_trolls(st, 0, hollow, 2)
+    put_trolls(st, 1, hollow, 1)
+    put_trolls(st, 0, deep, 1)
+    decide(st, Phase.ADVANCE_DEST, 0, tasks=[["seize_check", 0, [hollow]]], power=2, strong=0)
+    act(st, Block.DEST, deep)
+    act(st, Block.TROLL, hollow)
+    act(st, Block.TROLL, hollow)  # seat 1 now controls Moss Hollow, on seat 0's turn
+    assert st.votes[st.game.side.clan_of[hollow]] == [0, 0]

@@ -9,7 +9,7 @@ from mk_env.fall_of_the_mountain_king.rules.actions import add_influence
 from mk_env.fall_of_the_mountain_king.rules.fields import DISPLAY, HELD, REMOVED
 from mk_env.fall_of_the_mountain_king.rules.flow import gain_votes
 from mk_env.fall_of_the_mountain_king.rules.scoring import clan_honor, elder_honor, hall_shares
-from mk_env.fall_of_the_mountain_king.rules.waveend import domain_score
+from mk_env.fall_of_the_mountain_king.rules.waveend import domain_score, wave_end
 
 
 def test_entrenchment_adds_a_gnome_to_each_cavern_with_exactly_one():
@@ -177,3 +177,25 @@ def test_the_end_of_game_tie_break_by_total_votes_then_shared():
     assert st.ranks() == [0, 0] and st.returns() == [0.0, 0.0]
     st.honor = [21, 20]
     assert st.ranks() == [0, 1]
+
+
+def test_waves_one_and_two_score_the_domains_and_refresh_wave_three_goes_to_the_end():
+    st = two_player_map()
+    st.wave = 2
+    st.tasks = []
+    wave_end(st)
+    names = [t[0] for t in reversed(st.tasks)]
+    assert names[0] == "entrench" and names[-3:] == ["score_domains", "refresh", "wave_start"]
+    assert names.count("invasion") == len(st.invasion) and names.count("award") == len(st.display)
+    st.wave, st.tasks = 3, []
+    wave_end(st)
+    names = [t[0] for t in reversed(st.tasks)]
+    assert names[-2:] == ["end_of_wave_abilities", "end_game"] and "score_domains" not in names
+
+
+def test_refresh_uncovers_the_claws_of_champion_cards():
+    st = two_player_map()
+    card = give_champion(st, 0, "Brunna Stonefist")
+    st.claws_used[card] = 1
+    run_tasks(st, ["refresh"])
+    assert st.claws_used[card] == 0
