@@ -39,6 +39,7 @@ DEFAULT_SIMULATIONS = 48
 OPTIONS = {
     "workers": (int, 1, "root-parallel searches"),
     "horizon": (int, 1, "changes of the player to move the tree spans"),
+    "rollout": (int, 1, "changes of the player to move after which leaves are valued (>= horizon)"),
     "depth": (int, 1, "decisions the tree spans at most"),
     "c": (float, 0.0, "PUCT exploration constant (> 0)"),
     "lookahead": (int, 0, "tree depths given the heuristic's lookahead priors"),
@@ -89,6 +90,11 @@ def from_spec(arg: str) -> MCTSAgent:
     config = SearchConfig()
     if "horizon" in values:
         config = replace(config, horizon=values["horizon"])
+    if "rollout" in values:
+        try:
+            config = replace(config, rollout_horizon=values["rollout"])
+        except ValueError as e:
+            raise ValueError(f"agent spec 'mcts:{arg}': option rollout: {e}") from None
     if "depth" in values:
         config = replace(config, max_depth=values["depth"])
     if "c" in values:

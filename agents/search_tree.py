@@ -57,6 +57,8 @@ class SearchConfig:
 
     c_puct: float = 1.5
     horizon: int | None = None
+    rollout_horizon: int | None = None  # where leaves are valued, in changes from the root (None: the horizon)
+    fpu: str = "parent"  # an unvisited edge's value: the node's mean so far ("parent") or "zero"
     max_depth: int = 60
     min_width: int = 2
     widen: float = 2.0
@@ -72,6 +74,12 @@ class SearchConfig:
         if self.horizon is not None and (not isinstance(self.horizon, int) or self.horizon < 1):
             raise ValueError(f"SearchConfig.horizon must be a whole number >= 1 (changes of the player to "
                              f"move) or None (one round), got {self.horizon!r}")
+        if self.rollout_horizon is not None and (not isinstance(self.rollout_horizon, int) or self.rollout_horizon
+                                                 < (self.horizon or 1)):
+            raise ValueError(f"SearchConfig.rollout_horizon must be a whole number >= the horizon "
+                             f"({self.horizon or 1}) or None, got {self.rollout_horizon!r}")
+        if self.fpu not in ("parent", "zero"):
+            raise ValueError(f"SearchConfig.fpu must be 'parent' or 'zero', got {self.fpu!r}")
         if not isinstance(self.max_depth, int) or self.max_depth < 1:
             raise ValueError(f"SearchConfig.max_depth must be a whole number >= 1, got {self.max_depth!r}")
         if not isinstance(self.min_width, int) or self.min_width < 1:
@@ -162,6 +170,7 @@ class Search:
         self.seat, self.num_players, self.rng = seat, players, rng
         self.config = config or SearchConfig()
         self.horizon = self.config.horizon or players
+        self.rollout_horizon = max(self.horizon, self.config.rollout_horizon or self.horizon)
         self.root = Node(seat)
         self.simulations = 0
         self._evaluation = None  # the game's evaluation module, for the candidates
@@ -194,7 +203,8 @@ class Search:
             q = st.current_player()
             changes += q != player
             if changes >= self.horizon or depth >= self.config.max_depth:
-                return Leaf(st, q, self.seat, np.zeros(0, dtype=np.int64), False, depth, 0, path)
+                return Leaf(st, q, self.seat, np.zeros(0, dtype=np.int64), False, depth,
+                            self.rollout_horizon - changes, path)
             child = node.children.get((a, q))
             if child is None:
                 child = node.children[(a, q)] = Node(q)
@@ -282,7 +292,7 @@ class Search:
             if self._evaluation is None:
                 self._evaluation = evaluation_of(st.game)
             actions = np.asarray(self._evaluation.candidates(st, player), dtype=np.int64)
-        return Leaf(st, player, self.seat, actions, True, depth, self.horizon - changes, path, node)
+        return Leaf(st, player, self.seat, actions, True, depth, self.rollout_horizon - changes, path, node)
 
     def _choose(self, node: Node, st: Any) -> int | None:
         """PUCT over the widest ``width`` actions (prior order) legal in this determinization."""
@@ -290,12 +300,14 @@ class Search:
         width = max(cfg.min_width, math.ceil(cfg.widen * node.visits ** cfg.widen_power))
         node.visits += 1
         avail, n, w, priors = node.avail, node.n, node.w, node.priors
+        total = n.sum()
+        unvisited = float(w.sum() / total) if cfg.fpu == "parent" and total > 0 else 0.0
         best, best_score, seen = None, -math.inf, 0
         for i in node.order:
             if not st.is_legal(node.actions[i]):
                 continue
             avail[i] += 1
-            q = w[i] / n[i] if n[i] else 0.0
+            q = w[i] / n[i] if n[i] else unvisited
             score = q + cfg.c_puct * priors[i] * math.sqrt(avail[i]) / (1 + n[i])
             if score > best_score:
                 best, best_score = i, score

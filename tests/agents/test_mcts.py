@@ -68,7 +68,7 @@ class GuardedView(PlayerView):
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_mcts_plays_whole_games_of_both_games_with_legal_decisions(name: str) -> None:
-    seats = [Watched("mcts:4?horizon=3"), Watched("random")]
+    seats = [Watched("mcts:2?horizon=3"), Watched("random")]
     state = run_game(seats, seed=3, game=GAMES[name](2))
     assert state.is_terminal() and seats[0].decisions > 10
 
@@ -176,6 +176,22 @@ def test_the_tree_spans_the_horizon_past_its_own_turn(horizon: int) -> None:
     assert _player_changes_below(tree.root) == horizon - 1  # the opponents' decisions are in the tree
 
 
+def test_leaves_are_valued_at_the_rollout_horizon_beyond_the_tree() -> None:
+    st = mid_game("cave_troll")
+    seat = st.current_player()
+    tree = Search(st, seat, np.random.default_rng(4), SearchConfig(horizon=1, rollout_horizon=3))
+    ev = UniformEvaluator()
+    for _ in range(40):
+        leaf = tree.select()
+        if leaf is None:
+            continue
+        changes = sum(1 for (a, _), (b, _) in zip(leaf.path, leaf.path[1:]) if a.player != b.player)
+        changes += bool(leaf.path) and leaf.path[-1][0].player != leaf.player
+        assert leaf.turns_left == 3 - changes and leaf.turns_left >= 2
+        (p,), v = ev([leaf])
+        tree.expand_backup(leaf, p, v[0])
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_the_search_is_reproducible_with_a_seed(name: str) -> None:
     st = mid_game(name)
@@ -214,9 +230,10 @@ def test_root_parallel_time_budget_plays_legal_decisions_in_cave_troll() -> None
 
 
 def test_spec_options_build_the_search() -> None:
-    agent = make_agent("mcts:1.5s?workers=2&horizon=4&c=2.5&depth=30&lookahead=2")
+    agent = make_agent("mcts:1.5s?workers=2&horizon=4&c=2.5&depth=30&lookahead=2&rollout=5")
     assert (agent.seconds, agent.simulations, agent.workers) == (1.5, None, 2)
     assert (agent.config.horizon, agent.config.c_puct, agent.config.max_depth) == (4, 2.5, 30)
+    assert agent.config.rollout_horizon == 5
     assert agent.evaluator.lookahead_depth == 2
     assert make_agent("mcts").simulations == DEFAULT_SIMULATIONS
     assert make_agent("mcts:?workers=2").simulations == DEFAULT_SIMULATIONS
@@ -227,6 +244,7 @@ def test_spec_options_build_the_search() -> None:
     ("mcts:0", "positive number"), ("mcts:-2s", "positive number"), ("mcts:1s?workers=0", "workers"),
     ("mcts:8?workers=two", "whole number >= 1"), ("mcts:8?threads=2", "unknown option 'threads=2'"),
     ("mcts:8?c=0", "number > 0"), ("mcts:8?horizon=1&horizon=2", "given twice"), ("mcts:8?workers", "unknown"),
+    ("mcts:8?horizon=3&rollout=2", "rollout_horizon must be a whole number >= the horizon"),
 ])
 def test_bad_mcts_specs_are_refused_clearly(spec: str, words: str) -> None:
     with pytest.raises(ValueError, match=words):
