@@ -1,6 +1,7 @@
 """``mk-env soak``: thousands of random games with every invariant checked after every decision.
 
-Each game draws its options (player count, board side, workshop selection, team mode) and a policy:
+Each game draws its options (player count, board side, workshop selection, team mode, and in
+:data:`CHOOSE_PAYMENT_SHARE` of the games ``payment="choose"``) and a policy:
 
 * ``uniform``: uniform random over the legal actions;
 * ``no_trade``: uniform over the legal actions that are not trades, preferring anything but pass, so
@@ -50,6 +51,9 @@ from .play import add_game_argument
 from .workers import WorkerDeath, WorkerPool
 
 POLICIES = ("uniform", "no_trade")
+#: the share of games played with ``payment="choose"`` (drawn from a stream of its own: the rest of each
+#: game's plan is what it was before the option)
+CHOOSE_PAYMENT_SHARE = 0.3
 #: games per job handed to a worker process
 CHUNK = 25
 #: how worker processes start (fork is faster; spawn shares nothing with the parent)
@@ -110,7 +114,8 @@ class SoakReport:
         lines += [f"{pol:>8} {self.games_by_policy[pol]:>8}" for pol in policies]
         total = sum(self.blocks.values()) or 1
         lines += ["", f"{'action block':<18} {'uses':>10} {'share':>7}"]
-        for block in map(str, make_suite_game(self.game, 2).layout.offset):
+        listed = list(map(str, make_suite_game(self.game, 2).layout.offset))
+        for block in listed + sorted(set(self.blocks) - set(listed)):  # pay_token: payment="choose" games
             n = self.blocks.get(block, 0)
             lines.append(f"{block:<18} {n:>10} {100 * n / total:>6.2f}%")
         for f in self.failures:
@@ -140,6 +145,8 @@ def game_plan(index: int, players: str | int, seed: int, game: str = DEFAULT_GAM
         workshops = [tiles[i] for i in rng.permutation(len(tiles))[:2 * n + 1]]
     options: dict[str, Any] = {"num_players": n, "board_side": str(rng.choice(sorted(sides))),
                                "workshops": workshops, "team_mode": bool(n == 4 and rng.random() < 0.3)}
+    if np.random.default_rng([seed, index, 1]).random() < CHOOSE_PAYMENT_SHARE:
+        options["payment"] = "choose"
     policy = POLICIES[(index // len(PLAYER_COUNTS)) % len(POLICIES)]
     return options, int(rng.integers(2**31)), policy
 
