@@ -51,8 +51,8 @@ BUILTIN_AGENTS: tuple[AgentEntry, ...] = (
                "one-ply lookahead with a hand-written evaluation (each game its own: "
                "agents.evaluation)"),
     AgentEntry("mcts", "agents.mcts:from_spec",
-               "determinized PUCT search; mcts:N simulations (default 48) or mcts:Xs seconds per "
-               "decision"),
+               "information-set MCTS over every player's decisions; mcts:N simulations (default 48) or "
+               "mcts:Xs seconds per decision, options after '?': mcts:1s?workers=2&horizon=3"),
     AgentEntry("ppo", "agents.ppo:from_spec",
                "ppo:PATH, a trained MaskablePPO policy (.safetensors; an SB3 zip only as "
                "ppo:PATH?trust)"),
