@@ -96,8 +96,11 @@ CORRUPT: list[tuple[str, Callable[[dict], None], str]] = [
      r"saved state is impossible: horde trolls: \d+ horde cards .*duplicates \[\d+\]"),
     ("a spell twice", lambda d: d["spell_deck"].append(d["spellbook"][0]),
      r"saved state is impossible: spells: spellbook .* is not each of the 17 spells once"),
-    ("a starter above the starting row", _at("smoot", (0, 9), 0),
-     r"saved state is impossible: trollsmoot shape: player 0's slot 9 is filled"),
+    # a starter player 0 does not hold, in the top slot: unsupported (shape) or not (the starters' row)
+    ("a starter above the starting row",
+     lambda d: d["smoot"][0].__setitem__(9, min(set(range(6)) - set(d["smoot"][0]))),
+     r"saved state is impossible: trollsmoot( shape: player 0's slot 9 is filled|: player 0's trollsmoot "
+     r".*: starters \(cards 0\.\.5\) belong in the starting row)"),
     ("a statue lost", lambda d: d["statue"].__setitem__(d["statue"].index(max(d["statue"])), -1),
      r"saved state is impossible: statues"),
     ("track tokens changed", _at("track_value", (0, 0), lambda v: v + 1),

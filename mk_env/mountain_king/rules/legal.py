@@ -19,7 +19,7 @@ from .payment import legal_pay_tokens
 from .recruiting import bag_clans, bribe_resources, legal_recruits
 from .setup import legal_drafts, legal_gates
 from .spells import castable_positions, spell_horde_slots, spell_options, spell_smoot_slots
-from .statues import free_statues, movable_statues, selected_statue_destinations
+from .statues import free_statues, selected_statue_destinations, statues_to_select
 from .trades import any_trade, trade_actions
 from .vocabulary import EMPTY, PASS_PHASES, TRADE_PHASES, Block, Phase
 from .workshops import activatable_sites, legal_conversions
@@ -89,13 +89,12 @@ def _legal(st: GameState, have: np.ndarray | None = None) -> np.ndarray:
         if len(rec) == 0 and len(digs) == 0:
             small = [0]
         o = off[RECRUIT]
-        pieces = [small, trades, [o + r for r in rec], digs + off[DIG] if len(digs) else ()]
+        pieces = [small, trades, [o + r for r in rec], digs + off[DIG] if len(digs) else (), _statues(st, p)]
     elif ph == STEP3:
         halls = legal_halls(st, p)
-        pieces = [small, trades, halls + off[HALL] if len(halls) else ()]
+        pieces = [small, trades, halls + off[HALL] if len(halls) else (), _statues(st, p)]
     elif ph == STEP4:
-        o = off[SELECT_STATUE]
-        pieces = [small, trades, [o + s for s in movable_statues(st, p, False)]]
+        pieces = [small, trades, _statues(st, p)]
     elif ph == WORKSHOP:
         o = off[WORKSHOP_USE]
         pieces = [small + [o + j for j in legal_conversions(st, p, have)], trades]
@@ -104,6 +103,13 @@ def _legal(st: GameState, have: np.ndarray | None = None) -> np.ndarray:
         pieces = [small, np.asarray(choices(st, p), dtype=np.int64) + off[block]]
     out = np.concatenate([x for x in pieces if len(x)] or [EMPTY], dtype=np.int64)
     return out
+
+
+def _statues(st: GameState, p: int) -> list[int]:
+    """Steps 2 to 4's statue selections, as action numbers: free moves kept from a spell (steps 2-4),
+    else moves paid with carts (step 4)."""
+    o = st.game.layout.offset[SELECT_STATUE]
+    return [o + s for s in statues_to_select(st, p)]
 
 
 def _step1_actions(st: GameState, p: int, have: np.ndarray) -> list[int]:
@@ -153,10 +159,11 @@ def _only_pass(st: GameState, ph: int, p: int, have: np.ndarray | None) -> bool:
         if ph == STEP1:
             return not _step1_actions(st, p, have)
         if ph == STEP2:
-            return not legal_recruits(st, p, have) and len(legal_digs(st, p, have)) == 0
+            return (not legal_recruits(st, p, have) and len(legal_digs(st, p, have)) == 0
+                    and not statues_to_select(st, p))
         if ph == STEP3:
-            return len(legal_halls(st, p)) == 0
+            return len(legal_halls(st, p)) == 0 and not statues_to_select(st, p)
         if ph == STEP4:
-            return not movable_statues(st, p, False)
+            return not statues_to_select(st, p)
         return not legal_conversions(st, p, have)  # WORKSHOP
     return len(CHOICES[ph][1](st, p)) == 0  # DIG_PEDESTAL, DIG_WORKSHOP, SPELL_STATUE

@@ -18,7 +18,8 @@ _STEP1 = int(Phase.STEP1)
 
 def finish_spell(st: GameState) -> None:
     """After the effect: a third rune disintegrates the spell (runes to the supply, card to the
-    bottom of the deck, a new one drawn into its place); back to step 1."""
+    bottom of the deck, a new one drawn into its place); back to step 1. What the spell grants for the
+    rest of the turn stays (free statue moves, Golden Mask, ...) until the turn ends."""
     i = st.pending.spell
     if st.spell_runes[i] >= st.game.runes_to_disintegrate:
         st.supply[RUNE] += st.spell_runes[i]
@@ -26,5 +27,4 @@ def finish_spell(st: GameState) -> None:
         st.spell_deck = st.spell_deck + [int(st.spellbook[i])]
         st.spellbook[i] = draw_spell(st)
     st.pending = NO_PENDING
-    st.free_moves = 0
     st.phase = _STEP1

@@ -20,7 +20,6 @@ from .chance import refill
 from .content import RESOURCES, RUNE, Spell
 from .digging import legal_digs
 from .spellbook import finish_spell
-from .statues import free_statues
 from .vocabulary import Pending, Phase
 
 if TYPE_CHECKING:
@@ -142,6 +141,7 @@ def _collect(st: GameState, p: int, h: int, spell: Spell) -> None:
 
 
 def _cast_free_moves(st: GameState, p: int, spell: Spell) -> None:
+    """Free statue moves for this turn: made now (``SPELL_STATUE``), or kept for steps 2 to 4."""
     st.free_moves = int(spell.params.get("moves", 1))
     st.phase = SPELL_STATUE
 
@@ -163,7 +163,7 @@ SPELL_EFFECTS: dict[str, SpellEffect] = {
     "take_pedestal": SpellEffect({}, _opening(SPELL_PEDESTAL), castable=lambda st, p: bool(st.bag.sum() > 0),
                                  opens=(SPELL_PEDESTAL,)),
     "free_statue_moves": SpellEffect({"moves": "positive_int"}, _cast_free_moves,
-                                     castable=lambda st, p: bool(free_statues(st, p)), opens=(SPELL_STATUE,)),
+                                     opens=(SPELL_STATUE,)),  # castable before a statue can move: "this turn"
     "extra_workshop": SpellEffect({}, _then_finish(lambda st, spell: _set(st, "workshops_left",
                                                                           st.workshops_left + 1))),
     "ignore_rubble": SpellEffect({}, _then_finish(lambda st, spell: _set(st, "ignore_rubble", True))),
@@ -241,7 +241,8 @@ def take_pedestal(st: GameState, p: int, clan: int) -> None:
 
 
 def stop_free_moves(st: GameState, p: int) -> None:
-    """Pass during a spell's free statue moves: the spell ends."""
+    """Pass during a spell's free statue moves: the spell ends; the moves left may still be made in
+    steps 2 to 4 of this turn."""
     finish_spell(st)
 
 

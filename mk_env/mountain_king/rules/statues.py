@@ -1,6 +1,10 @@
 """Statues (rulebook, *Step 4: Move statues*): which unearthed statues of your network may move, where
 one cart takes them, and the move itself (paid with a cart of the statue's clan or a wild one, or free
-during a spell's free moves). Legal moves, application and explanation side by side."""
+while a spell's free moves are left this turn). Legal moves, application and explanation side by side.
+
+A spell's free moves (Tremor: "Make 2 statue moves in your network this turn without spending carts")
+last the whole turn: made at once when it is cast (``SPELL_STATUE``), or kept and made in step 2, step 3
+or step 4 (first, before any cart is spent). See docs/rules-decisions.md."""
 
 from __future__ import annotations
 
@@ -73,6 +77,20 @@ def free_statues(st: GameState, p: int) -> list[int]:
     return movable_statues(st, p, free=True)
 
 
+def move_is_free(st: GameState) -> bool:
+    """Whether the next statue move costs no cart: a spell's free moves are left this turn."""
+    return st.free_moves > 0
+
+
+def statues_to_select(st: GameState, p: int) -> list[int]:
+    """The statues p may select now, in steps 2 to 4: with free moves left, every statue that has
+    somewhere to go (steps 2-4); without, in step 4 only, those a cart of their clan or a wild one can
+    move."""
+    if st.free_moves > 0:
+        return movable_statues(st, p, free=True)
+    return movable_statues(st, p, free=False) if st.phase == STEP4 else []
+
+
 def selected_statue_destinations(st: GameState, p: int) -> np.ndarray:
     """``STATUE_DEST``'s choices: the destinations of the statue selected."""
     return statue_destinations(st, p, st.pending.statue_square)
@@ -86,8 +104,9 @@ def apply_select_statue(st: GameState, p: int, sq: int) -> None:
 
 
 def apply_move_statue(st: GameState, p: int, dest: int) -> None:
-    """Move the selected statue to ``dest``: a free move of a spell (the spell ends with its last
-    move), or paid with a cart of its clan (else a wild one), back to step 4."""
+    """Move the selected statue to ``dest``, free while a spell's free moves are left (in the spell's
+    own decision, the spell ends with its last move), else paid with a cart of its clan (else a wild
+    one); back to the phase the statue was selected in."""
     src = st.pending.statue_square
     clan = int(st.statue[src])
     st.statue[dest] = clan
@@ -101,8 +120,11 @@ def apply_move_statue(st: GameState, p: int, dest: int) -> None:
         else:
             st.phase = SPELL_STATUE
         return
-    eco.pay(st, p, CART, 1, kinds=[CLAN_CART0 + clan, CART])
-    st.phase = STEP4
+    if st.free_moves > 0:  # a free move kept for later in the turn
+        st.free_moves -= 1
+    else:
+        eco.pay(st, p, CART, 1, kinds=[CLAN_CART0 + clan, CART])
+    st.phase = back
 
 
 # -- explanation ---------------------------------------------------------------------------------------

@@ -12,6 +12,8 @@ A turn (rulebook, *On your turn*) is a sequence of small decisions, each one pha
   (when more than one would pay), a pedestal (may decline) and a workshop for each newly touched empty site.
 * ``step3_great_hall``: dedicate one great hall, trade, or pass.
 * ``step4_move_statues``: select a statue, then its destination (one cart each), trade, or pass to end.
+  A spell's free statue moves (Tremor) last the turn: made when it is cast, or kept for steps 2 to 4
+  (select a statue there too; step 4 spends them before any cart).
 * ``pay`` (only with the game option ``payment="choose"``): a decision that more than one set of tokens
   could pay is held while the payer picks the tokens one at a time, then applied with them
   (:mod:`mk_env.mountain_king.rules.payment`).

@@ -35,14 +35,14 @@ class Phase(IntEnum):
     SPELL_HORDE = 6  # a spell's horde slot (Ascension's Level-3 troll, collecting bribes)
     SPELL_PEDESTAL = 7  # a spell's pedestal from the bag
     SPELL_DIG = 8  # a spell's tunnel (Excavation)
-    SPELL_STATUE = 9  # a spell's free statue move: select a statue, or pass to stop
-    STEP2 = 10  # step 2: recruit or dig, or trade (pass only when neither is possible)
+    SPELL_STATUE = 9  # a spell's free statue move: select a statue, or pass (the moves left: steps 2-4)
+    STEP2 = 10  # step 2: recruit or dig, or trade, or a free statue move (pass only when neither is possible)
     BRIBE = 11  # recruiting with Golden Mask: the resource of the next bribe
     RECRUIT_PEDESTAL = 12  # recruiting from the Level-3 row: the pedestal taken from the bag, or pass to decline
     DIG_MINERAL = 13  # digging: the mineral paid, when more than one would pay
     DIG_PEDESTAL = 14  # digging: a pedestal on the new tunnel's anchor, or pass to decline
     DIG_WORKSHOP = 15  # digging: the workshop established on a newly touched site, or pass
-    STEP3 = 16  # step 3: dedicate a great hall, trade, or pass
+    STEP3 = 16  # step 3: dedicate a great hall, trade, a free statue move, or pass
     STEP4 = 17  # step 4: select a statue to move, trade, or pass to end the turn
     STATUE_DEST = 18  # the selected statue's destination
     GAME_OVER = 19  # no decision: the game has ended
@@ -100,13 +100,13 @@ PHASE_BLOCKS: dict[Phase, frozenset[Block]] = {
     Phase.SPELL_PEDESTAL: frozenset((Block.PEDESTAL,)),
     Phase.SPELL_DIG: frozenset((Block.DIG,)),
     Phase.SPELL_STATUE: frozenset((Block.PASS, Block.SELECT_STATUE)),
-    Phase.STEP2: frozenset((Block.PASS, Block.TRADE, Block.RECRUIT, Block.DIG)),
+    Phase.STEP2: frozenset((Block.PASS, Block.TRADE, Block.RECRUIT, Block.DIG, Block.SELECT_STATUE)),
     Phase.BRIBE: frozenset((Block.BRIBE,)),
     Phase.RECRUIT_PEDESTAL: frozenset((Block.PASS, Block.PEDESTAL)),
     Phase.DIG_MINERAL: frozenset((Block.MINERAL,)),
     Phase.DIG_PEDESTAL: frozenset((Block.PASS, Block.PEDESTAL)),
     Phase.DIG_WORKSHOP: frozenset((Block.PASS, Block.ESTABLISH)),
-    Phase.STEP3: frozenset((Block.PASS, Block.TRADE, Block.HALL)),
+    Phase.STEP3: frozenset((Block.PASS, Block.TRADE, Block.HALL, Block.SELECT_STATUE)),
     Phase.STEP4: frozenset((Block.PASS, Block.TRADE, Block.SELECT_STATUE)),
     Phase.STATUE_DEST: frozenset((Block.MOVE_STATUE,)),
     Phase.GAME_OVER: frozenset(),
