@@ -155,3 +155,21 @@ def play_random(st, rng: np.random.Generator, steps: int | None = None):
         st.apply(int(legal[rng.integers(len(legal))]))
         steps = None if steps is None else steps - 1
     return st
+
+
+def draw_card(st, level: int) -> int:
+    """Take the top card of the Level-``level`` horde deck (to build a position; an unseen card is seen)."""
+    if st.deck_unseen[level - 1] > 0:
+        st.deck_unseen[level - 1] -= 1
+    return st.decks[level - 1].pop(0)
+
+
+def spell_in_book(st, effect: str) -> int:
+    """Put the pack's spell with ``effect`` into the spellbook (swapped with position 0's card if it lies
+    in the spell deck); returns its spellbook position."""
+    spell = [s.effect for s in st.game.pack.spells].index(effect)
+    if spell not in st.spellbook.tolist():
+        st.spell_deck[st.spell_deck.index(spell)] = int(st.spellbook[0])
+        st.spellbook[0] = spell
+    st.invalidate_caches()
+    return st.spellbook.tolist().index(spell)

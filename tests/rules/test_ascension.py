@@ -16,7 +16,7 @@ hold bribes, which is why the card mentions them) and a Level-2 troll in the top
 from __future__ import annotations
 
 import numpy as np
-from rules_helpers import act, empty_handed, give, make_test_game
+from rules_helpers import act, draw_card, empty_handed, give, make_test_game, spell_in_book
 
 from mk_env.mountain_king.rules.actions import HORDE_ROW
 from mk_env.mountain_king.rules.content import COIN
@@ -27,26 +27,16 @@ TOP_ROW = [h for h, row in enumerate(HORDE_ROW) if row == 2]
 SMOOT_SLOT = 4  # second row of the trollsmoot, resting on the starter trolls in slots 0 and 1
 
 
-def _draw(st, level: int) -> int:
-    """The top card of the Level-``level`` deck (an unseen card seen now)."""
-    if st.deck_unseen[level - 1] > 0:
-        st.deck_unseen[level - 1] -= 1
-    return st.decks[level - 1].pop(0)
-
-
 def _ascension_ready(seed: int = 3):
     """Player 0 at step 1 with a rune, Ceremony of Ascension in spellbook position 0 and a Level-2
     troll in trollsmoot slot 4 (cards moved between decks, horde and spellbook, none created)."""
     game = make_test_game()
     st = empty_handed(game, seed=seed)
-    ceremony = [s.effect for s in game.pack.spells].index("ascension")
-    if ceremony not in st.spellbook.tolist():
-        st.spell_deck[st.spell_deck.index(ceremony)] = int(st.spellbook[0])
-        st.spellbook[0] = ceremony
-    st.smoot[0, SMOOT_SLOT] = _draw(st, 2)
+    position = spell_in_book(st, "ascension")
+    st.smoot[0, SMOOT_SLOT] = draw_card(st, 2)
     give(st, 0, rune=1)
     st.invalidate_caches()
-    return game, st, st.spellbook.tolist().index(ceremony)
+    return game, st, position
 
 
 def _swap_into_horde(st, h: int, level: int) -> int:
@@ -54,7 +44,7 @@ def _swap_into_horde(st, h: int, level: int) -> int:
     own deck); returns the card."""
     old = int(st.horde[h])
     st.decks[st.game.card_level[old] - 1].append(old)
-    st.horde[h] = _draw(st, level)
+    st.horde[h] = draw_card(st, level)
     st.invalidate_caches()
     return int(st.horde[h])
 

@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 import dataclasses
 
-from rules_helpers import BOARD_TEXT, act, clear_resources, empty_handed, give, make_test_game, place_tunnel, sq, to_phase
+from rules_helpers import (BOARD_TEXT, act, clear_resources, draw_card, empty_handed, give, make_test_game,
+                           place_tunnel, spell_in_book, sq, to_phase)
 
 from mk_env.mountain_king.rules import Game, IllegalActionError, load_pack
 from mk_env.mountain_king.rules import economy as eco
@@ -30,13 +31,6 @@ TOP_LEFT = 9  # the Level-3 row's first horde slot: rests on horde slots 0, 1, 2
 SMOOT_SLOT = 7  # third row of the trollsmoot, resting on slots 4 and 5
 
 
-def _draw(st, level: int) -> int:
-    """The top card of the Level-``level`` deck (an unseen card seen now)."""
-    if st.deck_unseen[level - 1] > 0:
-        st.deck_unseen[level - 1] -= 1
-    return st.decks[level - 1].pop(0)
-
-
 @pytest.fixture
 def at_level3_recruit():
     """Player 0 in step 2 with 5 coins and trolls in trollsmoot slots 4 and 5 (drawn from the Level-1
@@ -44,7 +38,7 @@ def at_level3_recruit():
     game = make_test_game()
     st = empty_handed(game)
     give(st, 0, coin=5)
-    st.smoot[0, 4], st.smoot[0, 5] = _draw(st, 1), _draw(st, 1)
+    st.smoot[0, 4], st.smoot[0, 5] = draw_card(st, 1), draw_card(st, 1)
     st.invalidate_caches()
     to_phase(st, "step2_recruit_or_dig")
     check_invariants(st)
@@ -124,17 +118,14 @@ def _tremor_ready():
     its buried spot) on the gate (0, 5) and a tunnel (1, 5)-(2, 5) below it."""
     game = _game_with_a_statue_spot()
     st = empty_handed(game)
-    tremor = [s.effect for s in game.pack.spells].index("free_statue_moves")
-    if tremor not in st.spellbook.tolist():
-        st.spell_deck[st.spell_deck.index(tremor)] = int(st.spellbook[0])
-        st.spellbook[0] = tremor
+    position = spell_in_book(st, "free_statue_moves")
     place_tunnel(st, [(1, 5), (2, 5)], shape=0)  # a domino (tunnel shape 0) from the supply
     st.tunnel_supply[0] -= 1
     st.statue[sq(game, 0, 5)], st.statue[sq(game, 4, 5)] = st.statue[sq(game, 4, 5)], -1
     give(st, 0, rune=1)
     st.invalidate_caches()
     check_invariants(st)
-    return game, st, st.spellbook.tolist().index(tremor)
+    return game, st, position
 
 
 def _kinds(st) -> set[str]:
@@ -217,14 +208,11 @@ def test_a_spell_whose_effect_cannot_be_carried_out_is_not_cast_for_its_rune_alo
     disintegration with a third rune)."""
     game = make_test_game()
     st = empty_handed(game)
-    ceremony = [s.effect for s in game.pack.spells].index("ascension")
-    if ceremony not in st.spellbook.tolist():
-        st.spell_deck[st.spell_deck.index(ceremony)] = int(st.spellbook[0])
-        st.spellbook[0] = ceremony
+    position = spell_in_book(st, "ascension")
     give(st, 0, rune=1)
     st.invalidate_caches()
     assert not (game.card_level[st.smoot[0][st.smoot[0] >= 0]] == 2).any()
-    cast = game.layout.index("cast", st.spellbook.tolist().index(ceremony))
+    cast = game.layout.index("cast", position)
     assert cast not in st.legal_actions().tolist()
     with pytest.raises(IllegalActionError, match="the spell's effect cannot be carried out now"):
         st.apply(cast)
