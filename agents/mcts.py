@@ -23,6 +23,7 @@ the root). A comma may not appear: it separates the specs of a list.
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import numpy as np
@@ -71,10 +72,14 @@ class MCTSAgent(BaseAgent):
             return int(legal[0])
         if self.workers > 1:
             return self._pool.search(view, rng, self.config, self.evaluator, self.simulations, self.seconds)
+        start = time.perf_counter()
         tree = Search(view, view.seat, rng, self.config)
         tree.run(self.evaluator, simulations=1)  # the root's expansion: one candidate needs no search
         if len(tree.root.actions) > 1:
-            tree.run(self.evaluator, simulations=self.simulations, seconds=self.seconds)
+            if self.seconds is None:
+                tree.run(self.evaluator, simulations=self.simulations)
+            elif time.perf_counter() - start < self.seconds:
+                tree.run(self.evaluator, seconds=self.seconds - (time.perf_counter() - start))
         return int(tree.best_action())
 
     def close(self) -> None:
