@@ -45,8 +45,10 @@ def chance_setup(st: FallState) -> None:
     for seat, card in enumerate(rng.permutation(len(pack.starting_cards))[:n]):
         write_card(st, seat, pack.starting_cards[int(card)], g.start_anchor)
     st.start_player = int(rng.integers(n))
-    push(st, *[["keep", seat] for seat in range(n)], *[["lair_pair", seat] for seat in order_from(st, st.start_player)],
-         ["wave_start"])
+    # the champions are kept (and their vote markers stacked) clockwise from the start player, drawn at
+    # random: a fixed seat order would give seat 0 the bottom of every tied stack
+    order = order_from(st, st.start_player)
+    push(st, *[["keep", seat] for seat in order], *[["lair_pair", seat] for seat in order], ["wave_start"])
 
 
 @task("keep")
