@@ -25,7 +25,10 @@ from mk_env.mountain_king.rules.payment import legal_pay_tokens, open_item
 from mk_env.mountain_king.rules.state import GameState
 from mk_env.mountain_king.rules.statues import movable_statues
 
-__all__ = ["choose_token", "wanted_tokens"]
+__all__ = ["choose_token", "fixed_order_token", "wanted_tokens"]
+
+#: the engine's fixed order among the token kinds of carts (``payment="auto"``): clan carts, then wild
+_FIXED_CART_ORDER = (CLAN_CART0, CLAN_CART0 + 1, CLAN_CART0 + 2, CART)
 
 
 def _place_rank(st: GameState, p: int, arg: int, cascade: frozenset[int], moving: set[int]) -> tuple:
@@ -40,6 +43,33 @@ def _place_rank(st: GameState, p: int, arg: int, cascade: frozenset[int], moving
     return (cart, 0 if source in cascade else 1, SMOOT_ROW[source], arg)
 
 
+def _fixed_rank(arg: int) -> tuple:
+    """Sort key of a place in the engine's fixed order (:func:`mk_env.mountain_king.rules.economy.pay`):
+    troll tokens kind by kind (clan carts before wild ones), each kind bottom slot first, storage last."""
+    source, kind = divmod(arg, N_TOKEN_KINDS)
+    return (source == STORAGE_SOURCE, _FIXED_CART_ORDER.index(kind) if kind in _FIXED_CART_ORDER else 0, source)
+
+
+def _fill(places: list[tuple[int, int]], owed: int, key) -> list[int]:
+    """The first ``owed`` tokens of ``places`` taken in the order of ``key``."""
+    out: list[int] = []
+    for arg, left in sorted(places, key=lambda x: key(x[0])):
+        out += [arg] * min(left, owed - len(out))
+        if len(out) == owed:
+            break
+    return out
+
+
+def fixed_order_token(st: GameState, p: int) -> int:
+    """Phase ``pay``: the next token of the set the engine's fixed order (``payment="auto"``) would spend,
+    so a seat answering with it plays as if it had no choice (a baseline for what the choice is worth)."""
+    item = open_item(st, p)
+    if item is None:
+        return int(legal_pay_tokens(st, p)[0])
+    _resource, places, owed = item
+    return min(_fill(places, owed, _fixed_rank))
+
+
 def wanted_tokens(st: GameState, p: int) -> list[int]:
     """The set of tokens (``pay_token`` arguments, with repeats) ``p`` would spend on the resource now
     being chosen, by the rule of thumb of the module docstring; empty when nothing is asked."""
@@ -47,18 +77,13 @@ def wanted_tokens(st: GameState, p: int) -> list[int]:
     if item is None:
         return []
     _resource, places, owed = item
-    pend = st.pending
-    held_for = st.game.layout.decode(pend.pay_action)[0]
-    cascade = frozenset(SMOOT_CONE[pend.smoot_slot]) if held_for in ("recruit", "bribe") and \
-        pend.smoot_slot is not None else frozenset()
+    layout, pend = st.game.layout, st.pending
+    held_for, arg = layout.decode(pend.pay_action)
+    # the slot the recruited troll goes to: in the recruit held for payment, or in the recruit under way
+    target = layout.recruit_args(arg)[1] if held_for == "recruit" else pend.smoot_slot if held_for == "bribe" else None
+    cascade = frozenset(SMOOT_CONE[target]) if target is not None else frozenset()
     moving = {int(st.statue[sq]) for sq in movable_statues(st, p, True)}
-    out: list[int] = []
-    for arg, left in sorted(places, key=lambda x: _place_rank(st, p, x[0], cascade, moving)):
-        take = min(left, owed - len(out))
-        out += [arg] * take
-        if len(out) == owed:
-            break
-    return out
+    return _fill(places, owed, lambda arg: _place_rank(st, p, arg, cascade, moving))
 
 
 def choose_token(st: GameState, p: int) -> int:
