@@ -4,15 +4,16 @@ alone, greedy): the agents of ``mk-env train --algo az`` (docs/training.md, "Alp
 ``PATH`` is a policy-value model file (:mod:`agents.az_net`: ``.safetensors`` with a JSON description,
 no code on load; a file for another game or layout is refused). Budget of ``az``: ``az:PATH`` =
 :data:`DEFAULT_SIMULATIONS` simulations per decision, ``az:PATH?200`` = 200 simulations,
-``az:PATH?0.1s`` = 0.1 seconds per decision. The search (:mod:`agents.az_search`) determinizes the
-seat's view at every simulation and scores leaves with the network's value, so it never sees the true
-hidden state. ``aznet:PATH`` plays the legal action of highest prior from the seat's public view (one
+``az:PATH?0.1s`` = 0.1 seconds per decision. The search is the suite's information-set MCTS
+(:class:`agents.search_tree.Search`, configured by :func:`search_config`: every legal action a candidate
+with the network's prior, no horizon short of ``max_depth``): it determinizes the seat's view at every
+simulation and scores leaves with the network's value, so it never sees the true hidden state; up to
+:data:`LEAF_BATCH` leaves (virtual loss) share one network call. ``aznet:PATH`` plays the legal action of highest prior from the seat's public view (one
 network call per decision). Both leave torch's thread count to the process.
 """
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +22,23 @@ import numpy as np
 from mk_env.mountain_king.rules.view import PlayerView
 
 from .az_net import check_net_game, load_net, observer_of, seat_values
-from .az_search import Leaf, SearchTree
 from .base import BaseAgent
+from .search_tree import Leaf, Search, SearchConfig
 
 DEFAULT_SIMULATIONS = 64
+#: leaves evaluated per network call in one search (virtual loss spreads them)
+LEAF_BATCH = 8
+#: changes of the player to move the tree may span: the network values any position, so no horizon
+#: short of the search's ``max_depth``
+AZ_HORIZON = 10_000
+
+
+def search_config(c_puct: float = 1.5, noise: tuple[float, float] | None = None) -> SearchConfig:
+    """The search of the az agents and of az self-play: every legal action, network priors, no horizon;
+    ``noise``: Dirichlet (alpha, fraction) at the root (self-play exploration)."""
+    alpha, frac = noise or (0.0, 0.25)
+    return SearchConfig(c_puct=c_puct, horizon=AZ_HORIZON, actions="legal", dirichlet_alpha=alpha,
+                        dirichlet_frac=frac)
 
 
 class NetEvaluator:
@@ -75,7 +89,7 @@ class AZNetAgent(_NetAgent):
 
 
 class AZAgent(_NetAgent):
-    """Network-guided ISMCTS; plays the most visited root action (ties: the higher prior)."""
+    """Network-guided ISMCTS; plays the most visited root action (ties: the search's best_action)."""
 
     name = "az"
     kind = "az"
@@ -89,22 +103,12 @@ class AZAgent(_NetAgent):
         legal = view.legal_actions()
         if len(legal) == 1:
             return int(legal[0])
-        ev = self.evaluator(view.game)
-        tree = SearchTree(view.determinize, rng)
-        deadline = time.perf_counter() + self.seconds if self.seconds else None
-        while True:
-            if deadline is not None:
-                if time.perf_counter() >= deadline and tree.simulations > 0:
-                    break
-            elif tree.simulations >= self.simulations:
-                break
-            leaf = tree.select()
-            if leaf is not None:
-                priors, values = ev([leaf])
-                tree.expand_backup(leaf, priors[0], values[0])
-        actions, visits = tree.root_visits()
-        best = np.flatnonzero(visits == visits.max())
-        return int(actions[best[int(np.argmax(tree.root.priors[best]))]])
+        tree = Search(view, view.seat, rng, search_config())
+        if self.seconds:
+            tree.run(self.evaluator(view.game), seconds=self.seconds, batch=LEAF_BATCH)
+        else:
+            tree.run(self.evaluator(view.game), simulations=self.simulations, batch=LEAF_BATCH)
+        return int(tree.best_action())
 
 
 def _path(kind: str, text: str) -> Path:

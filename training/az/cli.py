@@ -8,6 +8,7 @@ games), ``--game``, ``--board-side``, ``--threads``. Its own options start with 
 from __future__ import annotations
 
 import argparse
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -68,15 +69,16 @@ def run(args: argparse.Namespace) -> int:
     from .run import AZRun
     torch.set_num_threads(args.threads)
     out = Path(args.out)
+    log = functools.partial(print, flush=True)
     if args.resume:
-        az = AZRun.resume(out, changes_from(args, True))
+        az = AZRun.resume(out, changes_from(args, True), log)
     else:
         given = {k: v for k, v in changes_from(args, False).items() if v is not None}
         try:
             settings = AZSettings(**given).check()
         except ValueError as e:
             raise cli.UsageError(str(e)) from None
-        az = AZRun.start(out, settings)
+        az = AZRun.start(out, settings, log)
     try:
         best = az.train()
     except KeyboardInterrupt:

@@ -52,7 +52,9 @@ class AZRun:
     def __init__(self, out: Path, settings: AZSettings, log: Any = print):
         self.out, self.settings, self.log = Path(out), settings, log
         self.game = make_game(settings.game, settings.players, **(settings.game_options or {}))
-        self.counters = {"iteration": 0, "positions": 0, "games": 0, "seconds": 0.0, "generation": 0}
+        self.counters = {"iteration": 0, "positions": 0, "games": 0, "seconds": 0.0, "cpu_seconds": 0.0,
+                         "generation": 0}
+        self._cpu_start = time.process_time()
         self.net = PolicyValueNet(shape_for(self.game, settings.hidden, settings.layers, settings.action_dim))
         self.optimizer = make_optimizer(self.net, settings.learning_rate)
         self.best = copy.deepcopy(self.net)
@@ -151,7 +153,8 @@ class AZRun:
             self.scalar(f"loss/{name}", value)
         self.log(f"[iteration {c['iteration']}] {s.games} games, {len(played.positions)} positions "
                  f"({t_play:.0f} s, {played.leaves / max(t_play, 1e-9):.0f} leaves/s); policy loss "
-                 f"{losses['policy_loss']:.3f}, value loss {losses['value_loss']:.3f}")
+                 f"{losses['policy_loss']:.3f}, value loss {losses['value_loss']:.3f}; run so far "
+                 f"{c['seconds'] / 60:.1f} min wall, {c.get('cpu_seconds', 0.0) / 60:.1f} min CPU")
         t1 = time.perf_counter()
         if s.gate_every == 0:
             self.best = copy.deepcopy(self.net)
@@ -222,6 +225,9 @@ class AZRun:
                         training={"settings": self.settings.to_json(), "counters": dict(self.counters)})
 
     def save(self) -> None:
+        now = time.process_time()  # this process's CPU time: what the run cost on a shared machine
+        self.counters["cpu_seconds"] = round(self.counters.get("cpu_seconds", 0.0) + now - self._cpu_start, 1)
+        self._cpu_start = now
         self.buffer.save(self.out / "buffer.npz")
         self.save_best()
         save_checkpoint(self.out, self.net, self.optimizer, self.game, self.settings,

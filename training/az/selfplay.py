@@ -1,8 +1,9 @@
 """Games played in lockstep by network-guided searches, with one batched network call per step.
 
 :func:`play_lockstep` runs K games at once. Each game's seat to move owns a search tree
-(:class:`agents.az_search.SearchTree`) over determinizations of its own view; at every step each
-unfinished tree hands out one leaf, the leaves are grouped by the network that owns their tree (self-play:
+(:class:`agents.search_tree.Search`, configured by :func:`agents.az.search_config`) over determinizations of
+its own view; at every step each unfinished tree hands out up to ``leaves_per_step`` leaves (virtual loss;
+one while its root is not expanded), the leaves are grouped by the network that owns their tree (self-play:
 one network; gating: the candidate and the best), each group is evaluated in one forward pass, and the
 results are backed up. A tree that has its simulations picks its move (sampled in proportion to the visit
 counts for the first ``temperature_moves`` decisions of the game, the most visited afterwards), the
@@ -17,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.az import NetEvaluator
+from agents.az import NetEvaluator, search_config
 from agents.az_net import egocentric
-from agents.az_search import SearchTree, visit_policy
+from agents.search_tree import Search
 from mk_env.mountain_king.rules.view import PlayerView
 
 from .buffer import Position
@@ -33,6 +34,7 @@ class SearchSettings:
     temperature_moves: int = 0  # decisions per game chosen by sampling the visits (0: always the most visited)
     noise: tuple[float, float] | None = None  # Dirichlet (alpha, fraction) at the roots (self-play)
     c_puct: float = 1.5
+    leaves_per_step: int = 4  # leaves one tree hands out per batched network call
 
 
 @dataclass
@@ -40,7 +42,7 @@ class _Game:
     state: Any
     seats: list[int]  # the evaluator of each seat
     rng: np.random.Generator
-    tree: SearchTree | None = None
+    tree: Search | None = None
     decisions: int = 0
     history: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=list)
 
@@ -72,9 +74,11 @@ def play_lockstep(game: Any, evaluators: list[NetEvaluator], seats: list[list[in
             break
         groups: dict[int, list[tuple[_Game, Any]]] = {}
         for g in live:
-            leaf = g.tree.select()
-            if leaf is not None:
-                groups.setdefault(g.seats[g.tree.root.player], []).append((g, leaf))
+            room = settings.leaves_per_step if g.tree.root.expanded else 1
+            for _ in range(min(room, settings.simulations - g.tree.simulations)):
+                leaf = g.tree.select()
+                if leaf is not None:
+                    groups.setdefault(g.seats[g.tree.seat], []).append((g, leaf))
         for k, items in groups.items():
             priors, values = evaluators[k]([leaf for _, leaf in items])
             for (g, leaf), p, v in zip(items, priors, values):
@@ -100,23 +104,35 @@ def _advance_to_search(g: _Game, settings: SearchSettings) -> bool:
         if len(legal) == 1:
             g.state.apply(int(legal[0]))
             continue
-        view = PlayerView(g.state, g.state.current_player())
-        g.tree = SearchTree(view.determinize, g.rng, settings.c_puct, settings.noise)
+        seat = g.state.current_player()
+        g.tree = Search(PlayerView(g.state, seat), seat, g.rng, search_config(settings.c_puct, settings.noise))
     return True
 
 
 def _move(g: _Game, settings: SearchSettings, observer: Any, record: bool) -> None:
     """Choose and play the move of a finished search; record the position."""
     actions, visits = g.tree.root_visits()
-    player = g.tree.root.player
+    player = g.tree.seat
     target = visit_policy(visits, 1.0)
     if g.decisions < settings.temperature_moves:
-        choice = int(g.rng.choice(len(actions), p=target))
+        action = int(actions[g.rng.choice(len(actions), p=target)])
     else:
-        best = np.flatnonzero(visits == visits.max())
-        choice = int(best[np.argmax(g.tree.root.priors[best])])
+        action = int(g.tree.best_action())
     if record:
         g.history.append((player, observer.encode_flat(g.state, player).copy(), actions, target))
-    g.state.apply(int(actions[choice]))
+    g.state.apply(action)
     g.decisions += 1
     g.tree = None
+
+
+def visit_policy(visits: np.ndarray, temperature: float) -> np.ndarray:
+    """Visit counts -> a distribution: ``n^(1/T)`` normalised; ``T == 0`` puts all mass on the most
+    visited (ties shared)."""
+    visits = np.asarray(visits, float)
+    if visits.sum() <= 0:
+        return np.full(len(visits), 1.0 / max(1, len(visits)))
+    if temperature <= 0:
+        best = visits == visits.max()
+        return best / best.sum()
+    p = visits ** (1.0 / temperature)
+    return p / p.sum()

@@ -1,0 +1,153 @@
+"""AlphaZero-style training (``mk-env train --algo az``) and its agents ``az:PATH`` / ``aznet:PATH``."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from agents.az_net import (ModelFileError, PolicyValueNet, SparseBatch, load_net, read_net_config, save_net,
+                           shape_for)
+from agents.registry import make_agent
+from mk_env.games import make_game
+from mk_env.mountain_king.rules.view import PlayerView
+from training.az.buffer import Position, ReplayBuffer
+from training.az.selfplay import visit_policy
+from training.cli import main
+from training.play import run_game
+
+torch.set_num_threads(1)
+
+TINY = ["--az-games", "2", "--az-simulations", "4", "--az-train-steps", "2", "--az-warm-games", "1",
+        "--az-warm-steps", "2", "--az-gate-every", "1", "--az-gate-games", "2", "--eval-every", "1",
+        "--eval-games", "2", "--az-eval-simulations", "2", "--az-hidden", "16", "--batch-size", "8",
+        "--az-temperature-moves", "4"]
+
+
+@pytest.fixture(scope="module")
+def tiny_net(tmp_path_factory):
+    """An untrained 2-player policy-value file (small)."""
+    game = make_game("mountain_king", 2)
+    torch.manual_seed(0)
+    path = tmp_path_factory.mktemp("az") / "net.safetensors"
+    return save_net(PolicyValueNet(shape_for(game, hidden=16, action_dim=8)), path, game)
+
+
+def test_a_tiny_run_completes_writes_its_files_and_resumes(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["train", "--algo", "az", "--out", str(out), "--timesteps", "1", "--seed", "3", *TINY]) == 0
+    for name in ("best.safetensors", "buffer.npz", "eval.csv", "gating.csv", "learning_curve.png",
+                 "checkpoints/az_1.safetensors"):
+        assert (out / name).is_file(), name
+    assert list((out / "tb").glob("events.out.tfevents.*"))
+    config = json.loads((out / "config.json").read_text())
+    assert config["algo"] == "az" and config["settings"]["simulations"] == 4
+    rows = list(csv.DictReader(open(out / "eval.csv")))
+    assert {r["opponent"] for r in rows} == {"random", "heuristic", "random (az search 2)",
+                                             "heuristic (az search 2)"}
+    first = ReplayBuffer.load(out / "buffer.npz")
+    assert len(first) > 0 and first.added == len(first)
+    capsys.readouterr()
+    # resume without --algo: the run's own; a changed option is applied and recorded
+    positions = int(rows[0]["timesteps"])  # self-play positions of iteration 1 (the warm start's not counted)
+    assert 0 < positions < first.added
+    assert main(["train", "--resume", "--out", str(out), "--timesteps", str(positions + 1),
+                 "--az-train-steps", "3"]) == 0
+    text = capsys.readouterr().out
+    assert "[resume] az_1.safetensors: iteration 1" in text and "train_steps = 3 (was 2)" in text
+    assert (out / "checkpoints" / "az_2.safetensors").is_file()
+    config = json.loads((out / "config.json").read_text())
+    assert config["resumes"][0]["changed"]["train_steps"] == {"was": 2, "now": 3}
+    assert ReplayBuffer.load(out / "buffer.npz").added > first.added
+    assert len(list(csv.DictReader(open(out / "gating.csv")))) == 2
+
+
+def test_resume_refuses_a_change_of_the_network_or_the_game(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["train", "--algo", "az", "--out", str(out), "--timesteps", "1", *TINY]) == 0
+    capsys.readouterr()
+    assert main(["train", "--resume", "--out", str(out), "--players", "3"]) == 2
+    assert "players is 2 in this run" in capsys.readouterr().err
+    assert main(["train", "--algo", "az", "--out", str(out), "--timesteps", "1", *TINY]) == 2
+    assert "already holds an az run" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("spec", ["az:{}?3", "az:{}?0.05s", "aznet:{}"])
+def test_az_and_the_network_alone_play_legal_games(tiny_net, spec):
+    actions: list[int] = []
+    state = run_game([spec.format(tiny_net), "random"], seed=5, actions=actions)
+    assert state.is_terminal() and len(actions) > 10  # every action went through the engine's legality check
+
+
+def test_az_agent_refuses_bad_specs_and_files(tiny_net, tmp_path):
+    with pytest.raises(ValueError, match="budget after '\\?'"):
+        make_agent(f"az:{tiny_net}?0")
+    with pytest.raises(ValueError, match="no model file"):
+        make_agent("aznet:nowhere.safetensors")
+    with pytest.raises(ValueError, match="needs a policy-value model file"):
+        make_agent("az")
+    other = tmp_path / "x.safetensors"
+    other.write_bytes(b"\x10\x00\x00\x00\x00\x00\x00\x00{\"a\": 1}       ")
+    with pytest.raises(ModelFileError, match="not an mk_env model file"):
+        load_net(other)
+    agent = make_agent(f"aznet:{tiny_net}")
+    three = make_game("mountain_king", 3).new_initial_state(seed=1)
+    with pytest.raises(ValueError, match="trained for 2 players"):
+        agent.act(PlayerView(three, three.current_player()), np.random.default_rng(0))
+
+
+def test_a_model_file_of_another_layout_is_refused(tiny_net, tmp_path):
+    from safetensors.torch import load_file, save_file
+    config = read_net_config(tiny_net)
+    config["layout_fingerprint"] = "0" * len(config["layout_fingerprint"])
+    bad = tmp_path / "bad.safetensors"
+    save_file(load_file(str(tiny_net)), str(bad), metadata={"mk_env": json.dumps(config)})
+    with pytest.raises(ModelFileError, match="retrain the network"):
+        load_net(bad)
+    config["network"]["hidden"] = 10 ** 9
+    config["layout_fingerprint"] = read_net_config(tiny_net)["layout_fingerprint"]
+    save_file(load_file(str(tiny_net)), str(bad), metadata={"mk_env": json.dumps(config)})
+    with pytest.raises(ModelFileError, match="hidden must be a whole number from 1 to"):
+        load_net(bad)
+
+
+def test_buffer_round_trip_keeps_every_position_and_the_newest_ones(tmp_path):
+    rng = np.random.default_rng(0)
+    buffer = ReplayBuffer(capacity=5, observation_size=50)
+    for k in range(7):
+        obs = np.where(rng.random(50) < 0.2, rng.random(50), 0).astype(np.float32)
+        obs[k] = 1.0
+        legal = np.arange(3 + k)
+        buffer.extend([Position.make(obs, legal, np.full(len(legal), 1 / len(legal)), np.array([1, -1.0]))])
+    assert len(buffer) == 5 and buffer.added == 7
+    back = ReplayBuffer.load(buffer.save(tmp_path / "b.npz"))
+    assert (back.capacity, back.observation_size, back.added) == (5, 50, 7)
+    for a, b in zip(buffer.positions, back.positions):
+        for name in ("index", "value", "legal", "policy", "outcome"):
+            assert np.array_equal(getattr(a, name), getattr(b, name)), name
+    assert [len(p.legal) for p in back.positions] == [5, 6, 7, 8, 9]  # the two oldest were pushed out
+    rows, legal, policy, outcome = back.sample(4, rng)
+    dense = back.dense(rows)
+    assert dense.shape == (4, 50) and outcome.shape == (4, 2) and all(len(p) == len(a) for p, a in zip(policy, legal))
+    with pytest.raises(ValueError, match="not a replay buffer"):
+        ReplayBuffer.load(tmp_path / "missing.npz")
+
+
+def test_sparse_first_layer_equals_the_dense_product():
+    net = PolicyValueNet(shape_for(make_game("mountain_king", 2), hidden=8, action_dim=4))
+    obs = np.zeros((2, net.shape.observation_size), np.float32)
+    obs[0, [3, 40, 900]] = [0.5, 1.0, 0.25]
+    obs[1, [7]] = 2.0
+    batch = SparseBatch.from_dense(obs)
+    got = net.embed(batch.index, batch.offsets, per_sample_weights=batch.weights)
+    assert torch.allclose(got, torch.from_numpy(obs) @ net.embed.weight, atol=1e-6)
+
+
+def test_visit_policy_follows_the_counts_and_the_temperature():
+    assert np.allclose(visit_policy(np.array([1, 3, 0]), 1.0), [0.25, 0.75, 0])
+    assert visit_policy(np.array([1, 3, 3]), 0).tolist() == [0, 0.5, 0.5]
+    assert np.allclose(visit_policy(np.array([1, 2]), 0.5), [0.2, 0.8])
+    assert visit_policy(np.zeros(4), 1.0).tolist() == [0.25] * 4
