@@ -254,3 +254,19 @@ def test_bad_mcts_specs_are_refused_clearly(spec: str, words: str) -> None:
 def test_a_root_pool_refuses_a_bad_number_of_workers() -> None:
     with pytest.raises(ValueError, match="workers must be a whole number >= 1"):
         RootPool(0)
+
+
+def test_in_a_daemonic_worker_the_root_searches_run_in_turn_with_a_warning(monkeypatch) -> None:
+    import multiprocessing
+    import types
+    st = mid_game("cave_troll")
+    view = PlayerView(st, st.current_player())
+    config, evaluator = SearchConfig(), HeuristicEvaluator()
+    parallel = RootPool(2)
+    expected = parallel.search(view, np.random.default_rng(6), config, evaluator, 10, None)
+    parallel.close()
+    monkeypatch.setattr(multiprocessing, "current_process", lambda: types.SimpleNamespace(daemon=True))
+    pool = RootPool(2)
+    with pytest.warns(RuntimeWarning, match="one after another"):
+        assert pool.search(view, np.random.default_rng(6), config, evaluator, 10, None) == expected
+    assert pool._executor is None
