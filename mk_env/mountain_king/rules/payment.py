@@ -28,8 +28,9 @@ import numpy as np
 
 from . import economy as eco
 from .actions import N_SMOOT, STORAGE_SOURCE, describe_token
-from .recruiting import bribes_needed
 from .content import CART, CLAN_CART0, COIN, HAMMER, N_RESOURCES, N_TOKEN_KINDS, RESOURCES, RUNE, TOKEN_RESOURCE
+from .recruiting import bribes_needed
+from .statues import move_is_free
 from .vocabulary import Phase
 
 if TYPE_CHECKING:
@@ -107,7 +108,7 @@ def _mineral(st: GameState, p: int, arg: int, phase: int) -> list[Item]:
 
 
 def _move_statue(st: GameState, p: int, arg: int, phase: int) -> list[Item]:
-    if st.pending.statue_from_phase == SPELL_STATUE or st.free_moves > 0:  # a spell's free move (this turn)
+    if st.pending.statue_from_phase == SPELL_STATUE or move_is_free(st):  # a spell's free move (this turn)
         return []
     clan = int(st.statue[st.pending.statue_square])
     return [(CART, 1, (CART, CLAN_CART0 + clan))]
