@@ -120,3 +120,17 @@ def test_determinize_hides_what_the_player_cannot_see_and_keeps_what_it_can():
     assert d.legal_actions().tolist() == st.legal_actions().tolist()
     play(d, np.random.default_rng(2))
     assert d.is_terminal()
+
+
+def test_determinize_keeps_the_cards_a_player_passed_in_the_hands_they_went_to():
+    st = at_phase(3, Phase.PLACE_CARD, seed=6)
+    rng = np.random.default_rng(6)
+    while not (st.phase == Phase.PLACE_CARD and len(st.hands[st.decider]) == 3):
+        st.apply(int(rng.choice(st.legal_actions())))
+    me = st.decider
+    passed = [c for p, h in enumerate(st.hands) if p != me for c in h if c in st.seen[me]]
+    assert passed  # the cards this player passed on after its first pick
+    for seed in range(5):
+        d = st.determinize(me, np.random.default_rng(seed))
+        for p, h in enumerate(st.hands):
+            assert sorted(c for c in d.hands[p] if c in st.seen[me]) == sorted(c for c in h if c in st.seen[me])

@@ -2,7 +2,7 @@
 falls and their honor)."""
 
 import numpy as np
-from fall_helpers import act, cavern, decide, give_champion, only, put_gnome, put_trolls, run_tasks, two_player_map
+from fall_helpers import act, cavern, give_champion, only, put_gnome, put_trolls, run_tasks, two_player_map
 
 from mk_env.fall_of_the_mountain_king.rules import Block, Phase
 from mk_env.fall_of_the_mountain_king.rules.fields import BY_WHEEL

@@ -81,6 +81,7 @@ def wave_start(st: FallState) -> None:
     """"At the start of each wave, deal each player 4 ancestry cards", then the three picks."""
     for seat in order_from(st, st.start_player):
         st.hands[seat] = [st.deck.pop() for _ in range(min(st.game.pack.rules.hand, len(st.deck)))]
+        st.seen[seat] = st.hands[seat][:]
     push(st, ["draft", 0, 0])
 
 
@@ -99,6 +100,8 @@ def draft(st: FallState, pick: int, i: int) -> None:
         # "Passes the remaining cards left/right/left in wave 1/2/3": left is the next seat clockwise
         step = -1 if st.wave == 2 else 1
         st.hands = [st.hands[(p - step) % n] for p in range(n)]
+        for p in range(n):
+            st.seen[p] += [c for c in st.hands[p] if c not in st.seen[p]]
         push(st, ["draft", pick + 1, 0])
     else:  # "when only one is left, discards it"
         st.hands = [[] for _ in range(n)]

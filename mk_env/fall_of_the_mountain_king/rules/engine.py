@@ -12,6 +12,7 @@ import numpy as np
 
 from mk_env.core.errors import IllegalActionError, action_number
 
+# every mechanic's module (scoring and waveend only register their tasks: flow.TASKS)
 from . import actions, ancestry, battle, champions, scoring, setup, swarm, waveend, wheel
 from .flow import resume
 from .vocabulary import PHASE_BLOCKS, PHASE_NAMES, Block, Phase
@@ -19,7 +20,7 @@ from .vocabulary import PHASE_BLOCKS, PHASE_NAMES, Block, Phase
 if TYPE_CHECKING:
     from .state import FallState
 
-__all__ = ["APPLY", "apply_action", "legal_actions", "legal_by_block", "scoring", "waveend"]
+__all__ = ["APPLY", "apply_action", "legal_actions", "legal_by_block", "scoring", "waveend"]  # the last two: tasks
 
 
 def legal_by_block(st: FallState) -> dict[Block, list[int]]:

@@ -106,18 +106,21 @@ class FallState:
         return other
 
     def determinize(self, player: int, rng: np.random.Generator) -> FallState:
-        """A copy in which everything ``player`` cannot see is resampled from ``rng``: the other players'
-        draft hands and the ancestry deck, the strengths of facedown gnomes it has not peeked at (gnome
+        """A copy in which everything ``player`` cannot see is resampled from ``rng``: the cards of the
+        other players' draft hands it has not held and the ancestry deck, the strengths of facedown gnomes it has not peeked at (gnome
         ids swapped among their places), the facedown gate cards it has not peeked at and those put aside,
         the champion decks and the champions dealt to others at setup, and the generator."""
         st = self.clone()
         st._cache = {}
-        # ancestry cards: the deck and the other hands
-        pool = st.deck + [c for p, h in enumerate(st.hands) if p != player for c in h]
+        # ancestry cards: the deck and the cards of the other hands this player has not held (a card it
+        # passed on stays where it went)
+        seen = set(st.seen[player])
+        pool = st.deck + [c for p, h in enumerate(st.hands) if p != player for c in h if c not in seen]
         pool = [pool[i] for i in rng.permutation(len(pool))]
         for p, h in enumerate(st.hands):
             if p != player:
-                st.hands[p], pool = pool[:len(h)], pool[len(h):]
+                k = sum(1 for c in h if c not in seen)
+                st.hands[p], pool = [c for c in h if c in seen] + pool[:k], pool[k:]
         st.deck = pool
         # gnomes: facedown ones (supply, by the swarm, on the map) the player does not know
         known = set(st.known_gnomes[player])
