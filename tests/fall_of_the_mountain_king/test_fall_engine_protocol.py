@@ -134,3 +134,20 @@ def test_determinize_keeps_the_cards_a_player_passed_in_the_hands_they_went_to()
         d = st.determinize(me, np.random.default_rng(seed))
         for p, h in enumerate(st.hands):
             assert sorted(c for c in d.hands[p] if c in st.seen[me]) == sorted(c for c in h if c in st.seen[me])
+
+
+def test_what_a_player_knows_of_gnomes_gate_cards_hands_and_dealt_champions():
+    from mk_env.fall_of_the_mountain_king.rules.knowledge import UNKNOWN, dealt_champions, gate_card, gnome_strength, hand
+    st = Game(2).new_initial_state(4)
+    assert dealt_champions(st, 0, 0) == st.dealt[0] and dealt_champions(st, 1, 0) == [UNKNOWN, UNKNOWN]
+    g = next(i for i, x in enumerate(st.gnome_at) if x >= 0)
+    assert gnome_strength(st, 0, g) == UNKNOWN
+    st.known_gnomes[0].append(g)
+    assert gnome_strength(st, 0, g) == st.game.gnome_strength[g] and gnome_strength(st, 1, g) == UNKNOWN
+    st.known_gates[1].append(2)
+    assert gate_card(st, 1, 2) == st.invasion[2] and gate_card(st, 0, 2) == UNKNOWN
+    st.revealed = 1
+    assert gate_card(st, 0, 0) == st.invasion[0]
+    st = at_phase(2, Phase.PLACE_CARD, seed=1)
+    me = st.decider
+    assert hand(st, me, me) == st.hands[me] and set(hand(st, me, 1 - me)) == {UNKNOWN}
