@@ -54,3 +54,15 @@ def test_observation_shows_the_payment_under_way():
         legal = np.flatnonzero(obs["action_mask"])
         e.step(int(legal[rng.integers(len(legal))]))
     assert seen == 5
+
+
+def test_the_status_line_names_the_decision_paid_for_and_the_tokens_chosen():
+    from mk_env.mountain_king.env.render import status_line
+    st = Game(3, payment="choose").new_initial_state(9)
+    rng = np.random.default_rng(0)
+    while not (st.decision_kind() == "pay" and st.pending.paid):
+        legal = st.legal_actions()
+        st.apply(int(legal[rng.integers(len(legal))]))
+    line = status_line(st)
+    assert f"paying for: {st.describe_action(st.pending.pay_action)}" in line
+    assert "chosen: 1 " in line and "still owed" in line

@@ -30,8 +30,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from mk_env.mountain_king.rules import GameState, SquareKind
-from mk_env.mountain_king.rules.actions import HORDE_ROWS, TROLLSMOOT_ROWS, pyramid_slots
+from mk_env.mountain_king.rules.actions import HORDE_ROWS, TROLLSMOOT_ROWS, describe_token, pyramid_slots
 from mk_env.mountain_king.rules.content import CLANS, RESOURCES, TIER_NAMES
+from mk_env.mountain_king.rules.payment import payment_owed
 
 RGB = tuple[int, int, int]
 
@@ -117,6 +118,11 @@ def status_line(state: GameState) -> str:
         winners = [str(p) for p in range(state.num_players) if ranks[p] == 0]
         return f"{head}: game over, winner seat {' & '.join(winners)}"
     tail = f", final round ({state.final_turns_left} turns left)" if state.final_turns_left >= 0 else ""
+    pend = state.pending
+    if pend.paid is not None:  # payment="choose": the decision held while its tokens are chosen
+        chosen = "; ".join(describe_token(a) for a in pend.paid) or "none yet"
+        tail += (f"; paying for: {state.describe_action(pend.pay_action)}; still owed "
+                 f"{counts_text(payment_owed(state).astype(int))}; chosen: {chosen}")
     return f"{head}: seat {state.current} to decide ({state.decision_kind()}){tail}"
 
 
