@@ -152,7 +152,8 @@ def give_champion(st, seat, name, at=-1):
 
 
 def two_player_map(seed=0):
-    """A 2-player game at a battle turn with an empty map, no champion held; seat 0's lairs on the Anvil pair (by Fire and
+    """A 2-player game at a battle turn with an empty map, no champion held; seat 0's lairs on the Anvil
+    pair (by Fire and
     Fire-Ice), seat 1's on the Horn pair (by Hammer and Moon)."""
     st = battle_position(2, seed)
     side = st.game.side

@@ -83,7 +83,8 @@ def main() -> None:
             if st.phase == Phase.LAIR_CHOICE and st.pending.get("reason") == "repelled":
                 events["repulses"] += 1
             if st.phase == Phase.TURN and block in (Block.WEAK, Block.STRONG):
-                kinds[f"{block} {('advance', 'bolster', 'influence', 'gnome')[arg // st.game.layout.symbol_cells]}"] += 1
+                action = ("advance", "bolster", "influence", "gnome")[arg // st.game.layout.symbol_cells]
+                kinds[f"{block} {action}"] += 1
             if st.phase == Phase.TURN and block == Block.WEAK and not st.pending.get("weak"):
                 turns_by_wave[st.wave] += 1
             elif st.phase == Phase.TURN and block in (Block.STRONG, Block.END_TURN) and not st.pending.get("weak"):

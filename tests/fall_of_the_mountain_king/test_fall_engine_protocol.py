@@ -137,7 +137,8 @@ def test_determinize_keeps_the_cards_a_player_passed_in_the_hands_they_went_to()
 
 
 def test_what_a_player_knows_of_gnomes_gate_cards_hands_and_dealt_champions():
-    from mk_env.fall_of_the_mountain_king.rules.knowledge import UNKNOWN, dealt_champions, gate_card, gnome_strength, hand
+    from mk_env.fall_of_the_mountain_king.rules.knowledge import (UNKNOWN, dealt_champions, gate_card, gnome_strength,
+                                                                  hand)
     st = Game(2).new_initial_state(4)
     assert dealt_champions(st, 0, 0) == st.dealt[0] and dealt_champions(st, 1, 0) == [UNKNOWN, UNKNOWN]
     g = next(i for i, x in enumerate(st.gnome_at) if x >= 0)

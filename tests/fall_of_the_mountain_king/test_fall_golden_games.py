@@ -1,7 +1,8 @@
 """Golden games: seeded random play for 2 to 5 players, each decision's seat, action and legal set
 digested; a change of behaviour (a rule, the layout, the pack) changes the digest. After an intended
-change regenerate with ``FALL_GOLDEN_UPDATE=1 python -m pytest tests/fall_of_the_mountain_king/test_fall_golden_games.py``
-and say why in the commit."""
+change regenerate with
+``FALL_GOLDEN_UPDATE=1 python -m pytest tests/fall_of_the_mountain_king/test_fall_golden_games.py`` and say
+why in the commit."""
 
 from pathlib import Path
 

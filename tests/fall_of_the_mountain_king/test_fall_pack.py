@@ -66,16 +66,19 @@ def _broken(tmp_path, file, edit):
 
 
 @pytest.mark.parametrize("file, edit, message", [
-    ("board.json", lambda d: d["sides"]["small"]["caverns"][0].update(clan="Stone"), r"caverns\[0\].clan: unknown clan"),
+    ("board.json", lambda d: d["sides"]["small"]["caverns"][0].update(clan="Stone"),
+     r"caverns\[0\].clan: unknown clan"),
     ("board.json", lambda d: d["sides"]["small"]["caverns"].pop(), "the Granite domain has 2 caverns"),
     ("board.json", lambda d: d["sides"]["small"]["links"].append(["Moss Gate", "Moss Gate"]), "two different caverns"),
     ("board.json", lambda d: d["sides"]["large"]["lair_spaces"].pop(), "lair symbol 'Skull' is on 1 spaces"),
     ("board.json", lambda d: d["sides"]["small"].update(players=[2, 3, 4]), "small side is for"),
     ("ancestry.json", lambda d: d["cards"].pop(), r"cards: expected 73 items, got 72"),
-    ("ancestry.json", lambda d: d["cards"][5]["cells"].__setitem__(0, ["axe", 1]), r"cards\[5\].cells\[0\]\[0\]: unknown symbol"),
+    ("ancestry.json", lambda d: d["cards"][5]["cells"].__setitem__(0, ["axe", 1]),
+     r"cards\[5\].cells\[0\]\[0\]: unknown symbol"),
     ("ancestry.json", lambda d: d["cards"][5]["cells"].__setitem__(0, ["wild", 7]), r"above the maximum 3"),
     ("ancestry.json", lambda d: d["starting_cards"][0]["cells"].__setitem__(5, ["elder", 1]), "no elder symbol"),
-    ("champions.json", lambda d: d["decks"]["III"][0]["ability"].update(timing="passive"), "wave III champion is instant"),
+    ("champions.json", lambda d: d["decks"]["III"][0]["ability"].update(timing="passive"),
+     "wave III champion is instant"),
     ("champions.json", lambda d: d["decks"]["0"][0]["ability"].update(kind="teleport"), "unknown ability 'teleport'"),
     ("champions.json", lambda d: d["decks"]["0"][1].update(name=d["decks"]["0"][0]["name"]), "duplicate champion name"),
     ("champions.json", lambda d: d["decks"]["III"].pop(), r"decks of \[10, 12, 5\] cards"),

@@ -39,7 +39,7 @@ FIELDS: tuple[tuple[str, str, str], ...] = (
     ("troll_supply", INTS, "each seat's trolls not on the map"),
     ("trolls", LISTS, "regular trolls per location, per seat"),
     ("lairs", LISTS, "each seat's two lair locations (empty before setup places them)"),
-    ("gnome_at", INTS, "each gnome's place by id (strength id // 10 + 1 by default): location, SUPPLY, BY_WHEEL or BY_SWARM"),
+    ("gnome_at", INTS, "each gnome's place by id (Game.gnome_strength): location, SUPPLY, BY_WHEEL or BY_SWARM"),
     ("gnome_public", INTS, "1 for a gnome whose strength every player has seen (revealed in a battle)"),
     ("invasion", INTS, "the gate cards dealt facedown by the board, left to right (clan of each)"),
     ("revealed", INT, "how many of them are revealed (the invasions processed, from the left)"),

@@ -205,9 +205,9 @@ def _champion(v: Any, file: str, field: str, deck: int, clans: tuple[str, ...]) 
     if deck == 2 and timing != Timing.INSTANT:
         raise PackError(file, join_field(f, "timing"), "every wave III champion is instant (the rule text)")
     letter = read_str(v.get("letter", "x"), file, join_field(field, "letter"))
+    votes = read_int(v["votes"], file, join_field(field, "votes"), 0, 5)
     return Champion(read_str(v["name"], file, join_field(field, "name")), deck,
-                    -1 if clan == "outsider" else clans.index(clan), read_int(v["votes"], file, join_field(field, "votes"),
-                                                                              0, 5),
+                    -1 if clan == "outsider" else clans.index(clan), votes,
                     kind, timing, read_int(ab.get("amount", 0), file, join_field(f, "amount"), 0, 10), symbol,
                     read_int(ab.get("strength", 1), file, join_field(f, "strength"), 1, 3),
                     read_int(ab.get("claws", 0), file, join_field(f, "claws"), 0, 3), v.get("letter", ""))

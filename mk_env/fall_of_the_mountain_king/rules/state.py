@@ -107,9 +107,10 @@ class FallState:
 
     def determinize(self, player: int, rng: np.random.Generator) -> FallState:
         """A copy in which everything ``player`` cannot see is resampled from ``rng``: the cards of the
-        other players' draft hands it has not held and the ancestry deck, the strengths of facedown gnomes it has not peeked at (gnome
-        ids swapped among their places), the facedown gate cards it has not peeked at and those put aside,
-        the champion decks and the champions dealt to others at setup, and the generator."""
+        other players' draft hands it has not held and the ancestry deck, the strengths of facedown gnomes
+        it has not peeked at (gnome ids swapped among their places), the facedown gate cards it has not
+        peeked at and those put aside, the champion decks and the champions dealt to others at setup, and
+        the generator."""
         st = self.clone()
         st._cache = {}
         # ancestry cards: the deck and the cards of the other hands this player has not held (a card it
