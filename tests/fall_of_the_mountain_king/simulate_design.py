@@ -1,5 +1,5 @@
 """Design check of the default pack (not a test): plays games between a cheap "sensible" player (one-step
-greedy over a static evaluation) and/or random players and prints how often each action kind is used,
+greedy over a static evaluation, looking ahead to the end of an Advance) and/or random players and prints how often each action kind is used,
 how long the waves are, and each seat's wins with a Wilson 95% interval.
 
     python tests/fall_of_the_mountain_king/simulate_design.py --players 2 --games 40 --seed 1 --policy greedy
@@ -29,6 +29,15 @@ def value(st, seat: int) -> float:
     return st.honor[seat] + 1.2 * votes + 1.5 * held + 0.2 * on_map + 2.0 * leads + 0.3 * st.supply[seat]
 
 
+def finish_advance(st, seat: int) -> None:
+    """Look ahead to the end of an Advance under way: move every troll the power allows (so a destination
+    is judged by its battle)."""
+    done = st.game.layout.offset[Block.DONE]
+    while st.phase == Phase.ADVANCE_TROLL and st.decider == seat:
+        moves = [int(a) for a in st.legal_actions() if a != done]
+        st.apply(moves[0] if moves else done)
+
+
 def greedy(st, rng) -> int:
     """The legal action whose result evaluates best for the deciding seat (ties at random)."""
     seat = st.decider
@@ -41,6 +50,7 @@ def greedy(st, rng) -> int:
     for a in legal:
         c = st.clone()
         c.apply(int(a))
+        finish_advance(c, seat)
         v = value(c, seat) + 1e-3 * rng.random()
         if v > best:
             best, out = v, [int(a)]
