@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .battle import weak_options
-from .board import dominates, draw_gnome, enterable, established, force, gnomes_at, pawns_at, strength
+from .board import dominates, draw_gnome, enterable, force, forces, gnomes_at, pawns_at, strength
 from .fields import BY_WHEEL, DISPLAY
 from .flow import ask, cancel, gain_honor, gain_votes, push, resume, task
 from .wheel import move_pawn
@@ -19,19 +19,27 @@ BATTLE = 0  # honor category
 
 
 # -- Advance ----------------------------------------------------------------------------------------------
-def sources(st: FallState, seat: int, dest: int) -> list[int]:
+def _troll_places(st: FallState, seat: int) -> tuple[set[int], set[int]]:
+    """(the locations with ``seat``'s trolls, those established for it: these and its lairs)."""
+    f = forces(st)
+    mine = {x for x in range(len(f)) if f[x][seat]}
+    return mine, mine | set(st.lairs[seat])
+
+
+def sources(st: FallState, seat: int, dest: int, places: tuple[set[int], set[int]] | None = None) -> list[int]:
     """The locations whose trolls may advance to ``dest``: "provided intermediate caverns are
     established", so every location of ``seat``'s established region touching ``dest``."""
+    mine, est = places or _troll_places(st, seat)
     adj = st.game.side.adjacent
-    todo = [x for x in adj[dest] if established(st, seat, x) and enterable(st, seat, x)]
+    todo = [x for x in adj[dest] if x in est]
     seen = set(todo)
     while todo:
         x = todo.pop()
         for y in adj[x]:
-            if y != dest and y not in seen and established(st, seat, y) and enterable(st, seat, y):
+            if y != dest and y not in seen and y in est:
                 seen.add(y)
                 todo.append(y)
-    return sorted(x for x in seen if force(st, x)[seat] > 0)
+    return sorted(x for x in seen if x in mine)
 
 
 @task("advance")
@@ -45,7 +53,8 @@ def advance(st: FallState, seat: int, power: int, strong: int) -> None:
 
 def advance_destinations(st: FallState) -> list[int]:
     seat = st.decider
-    return [x for x in range(st.game.side.size) if enterable(st, seat, x) and sources(st, seat, x)]
+    places = _troll_places(st, seat)
+    return [x for x in range(st.game.side.size) if enterable(st, seat, x) and sources(st, seat, x, places)]
 
 
 def apply_advance_dest(st: FallState, dest: int) -> None:

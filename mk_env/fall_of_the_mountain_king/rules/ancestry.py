@@ -43,6 +43,10 @@ def write_card(st: FallState, seat: int, card: Card, anchor: int) -> None:
         grid[anchor + r * cols + c] = code(*cell) if cell else BLANK
 
 
+#: the grid codes of elder symbols (never covered by a card)
+ELDER_CODES = frozenset(1 + int(Symbol.ELDER) * 3 + k for k in range(3))
+
+
 def anchors(st: FallState, seat: int) -> list[int]:
     """The canvas cells where a 2x2 card may go: "covering at least one cell of a prior card, not covering
     any elder symbol (gold glyphs), and staying inside a 6x6 grid" (every card has the same rotation)."""
@@ -52,16 +56,14 @@ def anchors(st: FallState, seat: int) -> list[int]:
     filled = [i for i, v in enumerate(grid) if v != NO_CARD]
     r0, r1 = min(i // cols for i in filled), max(i // cols for i in filled)
     c0, c1 = min(i % cols for i in filled), max(i % cols for i in filled)
-    elder = {code(Symbol.ELDER, s) for s in (1, 2, 3)}
     out = []
-    for r in range(rows - 1):
-        for c in range(cols - 1):
-            if max(r1, r + 1) - min(r0, r) >= side or max(c1, c + 1) - min(c0, c) >= side:
-                continue
-            cells = (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
-            under = [grid[x] for x in cells]
-            if any(v != NO_CARD for v in under) and not any(v in elder for v in under):
-                out.append(r * cols + c)
+    # the rows and columns where the 2x2 card keeps the whole inside side x side
+    for r in range(max(0, r1 - side + 1), min(rows - 2, r0 + side - 2) + 1):
+        for c in range(max(0, c1 - side + 1), min(cols - 2, c0 + side - 2) + 1):
+            a = r * cols + c
+            under = (grid[a], grid[a + 1], grid[a + cols], grid[a + cols + 1])
+            if any(v != NO_CARD for v in under) and not any(v in ELDER_CODES for v in under):
+                out.append(a)
     return out
 
 

@@ -27,6 +27,15 @@ def force(st: FallState, loc: int) -> list[int]:
     return out
 
 
+def forces(st: FallState) -> list[list[int]]:
+    """Every location's :func:`force` at once (one pass over the pawns)."""
+    out = [row[:] for row in st.trolls]
+    for c, x in enumerate(st.champ_loc):
+        if x >= 0:
+            out[x][st.champ_owner[c]] += 1
+    return out
+
+
 def gnomes_at(st: FallState, loc: int) -> list[int]:
     """The gnome ids at ``loc``."""
     return [g for g, x in enumerate(st.gnome_at) if x == loc]
@@ -45,12 +54,14 @@ def lair_owner(st: FallState, loc: int) -> int:
     return -1
 
 
-def controller(st: FallState, loc: int) -> int:
-    """The seat controlling ``loc`` ("more trolls than any other single player"; a lair: its owner), -1."""
+def controller(st: FallState, loc: int, f: list[int] | None = None) -> int:
+    """The seat controlling ``loc`` ("more trolls than any other single player"; a lair: its owner), -1.
+    ``f``: the location's :func:`force`, when the caller has it."""
     owner = lair_owner(st, loc)
     if owner >= 0:
         return owner
-    f = force(st, loc)
+    if f is None:
+        f = force(st, loc)
     best = max(range(len(f)), key=lambda p: f[p])
     if f[best] == 0 or sum(1 for x in f if x == f[best]) > 1:
         return -1
@@ -85,7 +96,8 @@ def enterable(st: FallState, seat: int, loc: int) -> bool:
 def uncontrolled_nonempty(st: FallState, seat: int) -> list[int]:
     """The caverns that are not empty and not controlled by ``seat`` (the start of "Seize control")."""
     n = st.game.side.n_caverns
-    return [c for c in range(n) if not empty(st, c) and controller(st, c) != seat]
+    f = forces(st)
+    return [c for c in range(n) if (sum(f[c]) or overrun(st, c)) and controller(st, c, f[c]) != seat]
 
 
 def has_ability(st: FallState, seat: int, ability: Ability) -> list[int]:
