@@ -152,3 +152,16 @@ def test_what_a_player_knows_of_gnomes_gate_cards_hands_and_dealt_champions():
     st = at_phase(2, Phase.PLACE_CARD, seed=1)
     me = st.decider
     assert hand(st, me, me) == st.hands[me] and set(hand(st, me, 1 - me)) == {UNKNOWN}
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("phase", 99, "phase is 99"), ("wave", 4, "wave is 4"), ("trolls", [[0, 0]], "trolls has 1 entries"),
+    ("gnome_at", [500] * 30, "gnome_at holds a value outside"), ("votes", [[0]] * 7, "wrong length"),
+    ("display", [-5], "display holds a value outside"), ("lairs", [[999, 1], [2, 3]], "lairs hold a location"),
+    ("decider", 7, "decider is 7"), ("grid", [[0], [0]], "wrong length"),
+])
+def test_a_hostile_save_is_refused_naming_the_fault(field, value, message):
+    data = json.loads(Game(2).new_initial_state(1).to_json())
+    data[field] = value
+    with pytest.raises(StateError, match=message):
+        Game(2).state_from_json(data)

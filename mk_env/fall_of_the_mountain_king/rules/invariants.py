@@ -21,8 +21,43 @@ class InvariantError(AssertionError):
     """A state that no game can reach; the message names the broken fact."""
 
 
+def _shape(st: FallState) -> list[str]:
+    """The lengths and ranges every other fact relies on (a hostile save is refused, not crashed on)."""
+    g = st.game
+    n, size, cells = st.num_players, g.side.size, g.cells
+    champs, clans = len(g.pack.champions), len(g.pack.clans)
+    want = {"supply": n, "desperation": n, "honor": n, "honor_by": n, "boost": n, "troll_supply": n, "trolls": size,
+            "lairs": n, "gnome_at": len(g.gnome_strength), "gnome_public": len(g.gnome_strength),
+            "known_gates": n, "known_gnomes": n, "hands": n, "seen": n, "grid": n, "covered": n, "placed": n,
+            "champ_decks": 3, "champ_state": champs, "champ_owner": champs, "champ_loc": champs,
+            "claws_used": champs, "dealt": n, "influence": champs, "influence_stamp": champs, "votes": clans,
+            "vote_stamp": clans, "vote_tiles": clans, "hall_value": len(g.side.halls),
+            "starburst": len(g.side.halls), "elder_bonus": n}
+    out = [f"{k} has {len(getattr(st, k))} entries, {v} expected" for k, v in want.items() if len(getattr(st, k)) != v]
+    inner = {"trolls": n, "honor_by": 8, "grid": cells, "covered": cells, "influence": n, "influence_stamp": n,
+             "votes": n, "vote_stamp": n}
+    out += [f"{k} has an entry of the wrong length" for k, v in inner.items()
+            if any(len(x) != v for x in getattr(st, k))]
+    ranges = {"phase": (0, len(Phase) - 1), "wave": (1, 3), "start_player": (0, n - 1),
+              "wheel": (0, len(g.pack.wheel.spaces) - 1), "swarm": (0, clans - 1), "decider": (-1, n - 1),
+              "turn_player": (-1, n - 1)}
+    out += [f"{k} is {getattr(st, k)}, allowed {lo}..{hi}" for k, (lo, hi) in ranges.items()
+            if not lo <= getattr(st, k) <= hi]
+    refs = [("gnome_at", -3, size - 1), ("champ_loc", -1, size - 1), ("champ_owner", -1, n - 1),
+            ("champ_state", 0, 4), ("invasion", 0, clans - 1), ("gates_aside", 0, clans - 1),
+            ("display", 0, champs - 1), ("deck", 0, len(g.pack.cards) - 1), ("starburst", -1, champs - 1)]
+    out += [f"{k} holds a value outside {lo}..{hi}" for k, lo, hi in refs
+            if any(not lo <= x <= hi for x in getattr(st, k))]
+    out += [f"lairs hold a location outside 0..{size - 1}" for lairs in st.lairs
+            if any(not 0 <= x < size for x in lairs)]
+    return out
+
+
 def problems(st: FallState) -> list[str]:
     """Every broken fact of ``st`` (empty: a consistent state)."""
+    shape = _shape(st)
+    if shape:
+        return shape
     out: list[str] = []
     g = st.game
     side = g.side
