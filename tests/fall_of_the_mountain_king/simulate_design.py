@@ -1,6 +1,7 @@
 """Design check of the default pack (not a test): plays games between a cheap "sensible" player (one-step
-greedy over a static evaluation, looking ahead to the end of an Advance) and/or random players and prints how often each action kind is used,
-how long the waves are, and each seat's wins with a Wilson 95% interval.
+greedy over a static evaluation, looking ahead to the end of an Advance) or random players, and prints how
+often each action kind is used, how long the waves are, the honor by category, and each seat's wins with a
+Wilson 95% interval.
 
     python tests/fall_of_the_mountain_king/simulate_design.py --players 2 --games 40 --seed 1 --policy greedy
 """
