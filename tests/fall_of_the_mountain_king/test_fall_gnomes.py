@@ -216,3 +216,34 @@ def test_the_troll_to_fall_is_drawn_in_proportion_and_its_owner_chooses_a_champi
         run_tasks(s, ["gnome_in", 1, -1, g])
         counts[0 if s.trolls[gate][0] == 2 else 1] += 1
     assert 120 <= counts[0] <= 180
+
+
+def test_a_victory_moving_the_wheel_pawn_across_the_breach_tripwire_starts_a_breach():
+    st = two_player_map()
+    deep, target = cavern(st, "Moss Deep"), cavern(st, "Hammer Deep")
+    put_trolls(st, 0, deep, 1)
+    put_gnome(st, target, 1)
+    st.wheel = len(st.game.pack.wheel.spaces) - 1
+    run_tasks(st, ["advance", 0, 1, 0], ["seize_check", 0, []])
+    act(st, Block.DEST, target)
+    act(st, Block.TROLL, deep)
+    assert st.wheel == 0 and st.phase == Phase.SWARM and st.decider == 0
+
+
+def test_an_invasion_moves_the_swarm_to_the_gate_cards_domain():
+    st = two_player_map()
+    st.swarm = st.game.pack.clans.index("Fire")
+    _invade(st, "Moon")
+    assert st.swarm == st.game.pack.clans.index("Moon") and st.revealed == 1
+
+
+def test_with_no_overrun_gate_cavern_the_gnome_enters_the_easier_gate_cavern_and_stops():
+    """The large side has two gate caverns per domain: the one with fewer trolls is easier."""
+    from fall_helpers import battle_position
+    st = battle_position(4)
+    west, east = cavern(st, "Ice Gate West"), cavern(st, "Ice Gate East")
+    put_trolls(st, 0, west, 1)
+    st.swarm = st.game.pack.clans.index("Ice")
+    assert goals(st) == [east]
+    put_trolls(st, 1, east, 1)
+    assert goals(st) == [west, east]  # a tie: a decision

@@ -17,6 +17,7 @@ def test_setup_gnomes_at_gates_facedown_gate_cards_and_the_champion_display_by_p
     side = st.game.side
     on_map = [x for x in st.gnome_at if x >= 0]
     assert len(on_map) == gnomes and len(set(side.clan_of[x] for x in on_map)) == gnomes
+    assert st.swarm not in {side.clan_of[x] for x in on_map}  # "Reveal another gate card" for the swarm
     assert all(x in side.gates[side.clan_of[x]] for x in on_map)
     assert len(st.invasion) == gates and sorted(st.invasion + st.gates_aside) == list(range(7))
     assert st.known_gates == [[] for _ in range(n)] and st.revealed == 0
