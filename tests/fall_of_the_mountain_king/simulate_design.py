@@ -79,12 +79,14 @@ def main() -> None:
     kinds: Counter = Counter()
     turns_by_wave: Counter = Counter()
     wins = [0.0] * args.players
+    wins_from_start = [0.0] * args.players  # by place clockwise from the first start player
     decisions, honors = [], []
     by_category = np.zeros(len(CATEGORIES))
     events: Counter = Counter()
     t0 = time.time()
     for i in range(args.games):
         st = Game(args.players).new_initial_state(args.seed * 100000 + i)
+        first = st.start_player
         k = 0
         while not st.is_terminal():
             a = greedy(st, rng) if args.policy == "greedy" else int(rng.choice(st.legal_actions()))
@@ -110,6 +112,7 @@ def main() -> None:
         for p in range(args.players):
             if r[p] == 0:
                 wins[p] += 1 / w
+                wins_from_start[(p - first) % args.players] += 1 / w
     n = args.games
     print(f"{n} games, {args.players} players, policy {args.policy}, seed {args.seed}, {time.time() - t0:.0f}s")
     print(f"decisions per game: mean {np.mean(decisions):.0f} (min {min(decisions)}, max {max(decisions)});"
@@ -122,6 +125,10 @@ def main() -> None:
     for p in range(args.players):
         lo, hi = wilson(round(wins[p]), n)
         print(f"seat {p}: {wins[p]:.1f} wins ({wins[p] / n:.0%}, Wilson 95% {lo:.0%}-{hi:.0%})")
+    for k in range(args.players):
+        lo, hi = wilson(round(wins_from_start[k]), n)
+        print(f"{k}th from the first start player: {wins_from_start[k]:.1f} wins ({wins_from_start[k] / n:.0%}, "
+              f"Wilson 95% {lo:.0%}-{hi:.0%})")
 
 
 if __name__ == "__main__":
