@@ -127,7 +127,7 @@ def main() -> None:
         print(f"seat {p}: {wins[p]:.1f} wins ({wins[p] / n:.0%}, Wilson 95% {lo:.0%}-{hi:.0%})")
     for k in range(args.players):
         lo, hi = wilson(round(wins_from_start[k]), n)
-        print(f"{k}th from the first start player: {wins_from_start[k]:.1f} wins ({wins_from_start[k] / n:.0%}, "
+        print(f"place {k} from the first start player: {wins_from_start[k]:.1f} wins ({wins_from_start[k] / n:.0%}, "
               f"Wilson 95% {lo:.0%}-{hi:.0%})")
 
 
