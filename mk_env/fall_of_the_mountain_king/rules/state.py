@@ -103,6 +103,7 @@ class FallState:
         for name in NESTED:
             setattr(other, name, [x[:] for x in getattr(self, name)])
         other.pending = {k: (v[:] if isinstance(v, list) else v) for k, v in self.pending.items()}
+        other.tasks = [[a[:] if isinstance(a, list) else a for a in t] for t in self.tasks]  # list arguments too
         return other
 
     def determinize(self, player: int, rng: np.random.Generator) -> FallState:
