@@ -114,9 +114,11 @@ def potential(st: GameState, p: int, ahead: float, open_now: bool = False) -> fl
         smoot = st.smoot[p]
         n_trolls = int((smoot >= 0).sum())
         room = max(0, game.max_trolls - n_trolls)
-        troll_part = TROLL_VALUE * n_trolls * min(1.0, room / 3 + 0.3)
-        # symbols regenerate each time a cascade passes: weight by the slots still open above them
-        open_above = CONE_ABOVE @ (smoot < 0)
+        recruits = min(room, RECRUIT_RATE * ahead + 0.5)  # the recruits p can still make
+        troll_part = TROLL_VALUE * n_trolls * min(1.0, recruits / 3 + 0.3)
+        # symbols regenerate each time a cascade passes: weight by the slots still open above them that
+        # the recruits left can fill
+        open_above = CONE_ABOVE @ (smoot < 0) * (recruits / room if room else 0.0)
         held = smoot >= 0
         troll_part += SYMBOL_VALUE * float((game.card_symbols[smoot[held]].sum(axis=1) * open_above[held]).sum())
         # a token a troll still holds does not regenerate on the next cascade through it
