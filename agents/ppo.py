@@ -1,7 +1,8 @@
-"""``ppo:PATH``: a trained sb3-contrib MaskablePPO policy.
+"""``ppo:PATH``: a trained policy, sb3-contrib MaskablePPO's or the factorised one of ``--algo ppo``.
 
-``PATH`` is a safe model file (``.safetensors``, :mod:`agents.policy_file`): weights and a JSON
-description, nothing that runs code on load. ``ppo:default`` is the small policy shipped in
+``PATH`` is a safe model file (``.safetensors``, :mod:`agents.policy_file`; the factorised policy's:
+:mod:`agents.factorised_file`): weights and a JSON description, nothing that runs code on load; both
+kinds answer ``predict(observation, action_masks, deterministic)``. ``ppo:default`` is the small policy shipped in
 ``agents/checkpoints/default.safetensors`` (see docs/training.md for its recipe). A Stable-Baselines3
 ``.zip`` unpickles code on load, so it needs an explicit ``ppo:PATH?trust`` (``trust=True`` in
 Python, ``--trust`` on the command line); see docs/security.md.

@@ -54,8 +54,8 @@ BUILTIN_AGENTS: tuple[AgentEntry, ...] = (
                "information-set MCTS over every player's decisions; mcts:N simulations (default 48) or "
                "mcts:Xs seconds per decision, options after '?': mcts:1s?workers=2&horizon=3"),
     AgentEntry("ppo", "agents.ppo:from_spec",
-               "ppo:PATH, a trained MaskablePPO policy (.safetensors; an SB3 zip only as "
-               "ppo:PATH?trust)"),
+               "ppo:PATH, a trained policy (.safetensors of mk-env train: MaskablePPO or --algo ppo's "
+               "factorised one; an SB3 zip only as ppo:PATH?trust)"),
     AgentEntry("az", "agents.az:from_spec",
                "az:PATH, a policy-value network (mk-env train --algo az) guiding ISMCTS; az:PATH?N "
                "simulations (default 64) or az:PATH?Xs seconds per decision"),

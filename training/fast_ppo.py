@@ -16,7 +16,6 @@ The run around it (settings, snapshots, checkpoints, evaluation, resume, stoppin
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
@@ -209,21 +208,3 @@ def imitate(policy: Any, spec: str, decisions: int, epochs: int = 4, batch_size:
             losses.append(float(loss.detach()))
         loss_mean = float(np.mean(losses))
     return loss_mean
-
-
-def steps_per_second(policy: Any, games: VecGames, settings: dict[str, Any], updates: int) -> dict[str, float]:
-    """Learner decisions per second (wall clock, and per second of this process's CPU time, which a
-    busy machine disturbs less) over ``updates`` rollouts and updates after one warm-up, and the
-    share of the time spent collecting; for ``benchmarks/train_speed.py``."""
-    learner = FastPPO(policy, settings)
-    learner.update(learner.collect(games))
-    first, wall, cpu, collect = learner.num_timesteps, time.perf_counter(), time.process_time(), 0.0
-    for _ in range(updates):
-        t0 = time.perf_counter()
-        rollout = learner.collect(games)
-        collect += time.perf_counter() - t0
-        learner.update(rollout)
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    steps = learner.num_timesteps - first
-    return {"steps": steps, "seconds": wall, "steps_per_second": steps / wall,
-            "steps_per_cpu_second": steps / cpu, "collect_share": collect / wall}

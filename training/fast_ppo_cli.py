@@ -4,7 +4,8 @@ It takes the options ``mk-env train`` shares (``--out``, ``--timesteps``, ``--re
 ``--envs``, ``--seed``, ``--n-steps``, ``--batch-size``, ``--n-epochs``, ``--lr``, ``--ent-coef``,
 ``--snapshot-every``, ``--checkpoint-every``, ``--eval-every``, ``--eval-games``, ``--opponents``,
 ``--reward``, ``--imitate``, ``--threads``, ``--game``, ``--board-side``) with its own defaults
-(:data:`training.fast_ppo_run.FAST_DEFAULTS`), and adds ``--gamma`` and ``--features-dim``.
+(:data:`training.fast_ppo_run.FAST_DEFAULTS`), and adds ``--gamma``, ``--workers`` (collector processes:
+:mod:`training.fast_ppo_workers`) and ``--features-dim``.
 ``--n-steps`` counts learner decisions per game per rollout. Options of the MaskablePPO route
 (``--vec``, ``--extractor``, ``--backend rllib``) are refused.
 """
@@ -23,6 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``--algo ppo`` that ``mk-env train`` does not have already."""
     parser.add_argument("--gamma", type=cli.positive_float, default=None,
                         help="ppo: discount per learner decision (default 0.995)")
+    parser.add_argument("--workers", type=cli.positive_int, default=None,
+                        help="ppo: collector processes, the main one included (default 1; 2 on two cores)")
     parser.add_argument("--features-dim", type=cli.positive_int, default=None,
                         help="ppo: width of the features the factorised head reads (default 128)")
 
@@ -40,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     options = game_options(args.game or DEFAULT_GAME, board_side=args.board_side)
     given = {name: getattr(args, name) for name in NUMBER_SETTINGS}
     given.update(game=args.game, opponents=args.opponents, reward=args.reward, gamma=args.gamma,
+                 workers=args.workers,
                  game_options=options or None,
                  features={"features_dim": args.features_dim} if args.features_dim else None)
     try:

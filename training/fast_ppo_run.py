@@ -46,7 +46,8 @@ FAST_OPPONENTS = "heuristic:0.2,latest:0.4,snapshots:0.4"
 FAST_DEFAULTS: dict[str, Any] = dict(
     game=DEFAULT_GAME, players=2, opponents=FAST_OPPONENTS, envs=64, seed=0, reward="lead",
     **PPO_DEFAULTS, snapshot_every=20_000, keep_snapshots=10, checkpoint_every=20_000,
-    eval_every=20_000, eval_games=40, gauntlet=["random", "heuristic"], game_options={}, features={})
+    eval_every=20_000, eval_games=40, gauntlet=["random", "heuristic"], game_options={}, features={},
+    workers=1)
 #: settings a resumed run cannot change: the game the network reads and the network's sizes
 FIXED_ON_RESUME = ("game", "players", "game_options", "features")
 JOBS = ("snapshot", "checkpoint", "eval")
@@ -65,6 +66,8 @@ def check_fast_settings(s: dict[str, Any], timesteps: int) -> None:
     for name in ("envs", "n_steps", "n_epochs", "eval_games", "keep_snapshots"):
         if s[name] < 1:
             raise ValueError(f"{flag(name)} {s[name]}: need at least 1")
+    if not 1 <= s["workers"] <= s["envs"]:
+        raise ValueError(f"--workers {s['workers']}: need 1 to --envs ({s['envs']}) collector processes")
     if s["batch_size"] < 2:
         raise ValueError(f"--batch-size {s['batch_size']}: need at least 2")
     for name in ("snapshot_every", "checkpoint_every", "eval_every"):
@@ -220,27 +223,40 @@ def train_fast_ppo(out: str | Path, timesteps: int, resume: bool = False, thread
 
 
 def _learn(run: FastRun, timesteps: int) -> Path:
-    """Rollouts and updates up to ``timesteps``; on a stop request, checkpoint and raise."""
+    """Rollouts and updates up to ``timesteps``; on a stop request or a lost worker, checkpoint the
+    last completed update and raise :class:`TrainingStopped`."""
     import torch
+
+    from .fast_ppo_workers import Collectors, WorkerLost, collect_all, shares
     s, learner = run.settings, run.learner
-    games = VecGames(s["envs"], s["players"], OpponentPool(s["opponents"], run.out / "snapshots"), s["reward"],
-                     s["game"], s["game_options"], seed=s["seed"] + learner.num_timesteps,
-                     generator=torch.Generator().manual_seed(s["seed"] + learner.num_timesteps + 1))
+    seed = s["seed"] + learner.num_timesteps
+    games = VecGames(shares(s["envs"], s["workers"])[0], s["players"],
+                     OpponentPool(s["opponents"], run.out / "snapshots"), s["reward"], s["game"], s["game_options"],
+                     seed=seed, generator=torch.Generator().manual_seed(seed + 1))
+    lost = ""
     with StopRequest() as stop:
-        run.start()
-        while learner.num_timesteps < timesteps and stop.signum is None:
-            t0 = time.perf_counter()
-            rollout = learner.collect(games, stop)
-            if rollout is None:
-                break
-            stats = learner.update(rollout)
-            run.log_games(games, stats, rollout.count / (time.perf_counter() - t0))
-            if stop.signum is None:
-                run.between_rollouts()
-    if stop.signum is not None:
+        collectors = Collectors(s, str(run.out / "snapshots"), seed) if s["workers"] > 1 else None
+        try:
+            run.start()
+            while learner.num_timesteps < timesteps and stop.signum is None:
+                t0 = time.perf_counter()
+                rollout = collect_all(learner, games, collectors, stop)
+                if rollout is None:
+                    break
+                stats = learner.update(rollout)
+                run.log_games(games, stats, rollout.count / (time.perf_counter() - t0))
+                if stop.signum is None:
+                    run.between_rollouts()
+        except WorkerLost as e:
+            lost = str(e)
+        finally:
+            if collectors is not None:
+                collectors.close()
+    if stop.signum is not None or lost:
         path = run.checkpoint()
-        raise TrainingStopped(f"{stop.name} at step {learner.num_timesteps}: saved {path} (the last completed "
-                              f"update); continue with: mk-env train --resume --out {run.out}", path, stop.signum)
+        raise TrainingStopped(f"{lost or stop.name} at step {learner.num_timesteps}: saved {path} (the last "
+                              f"completed update); continue with: mk-env train --resume --out {run.out}",
+                              path, stop.signum if not lost else None)
     run.between_rollouts(("snapshot", "eval"))
     run.checkpoint()
     final = run.save(run.out / f"final_model{SUFFIX}")

@@ -9,6 +9,7 @@ import json
 import os
 import signal
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -117,3 +118,41 @@ def test_resume_without_algo_continues_the_runs_own_algorithm(run, capsys):
     assert cli.main(["train", "--resume", "--out", str(out), "--timesteps", str(before + 30)]) == 0
     assert "final model" in capsys.readouterr().out
     assert read_config(checkpoints(out)[-1])["policy"] == "FactorisedPolicy"
+
+
+def test_collector_shares_are_even_and_merged_rollouts_keep_games_apart():
+    from training.fast_ppo import Rollout
+    from training.fast_ppo_workers import merge, shares
+    assert shares(9, 2) == [5, 4] and shares(4, 4) == [1, 1, 1, 1]
+    with pytest.raises(ValueError, match="--workers 5"):
+        shares(4, 5)
+    parts = []
+    for games in ([0, 1, 0], [1, 0]):
+        pending = Rollout(2, 1, 8, 1)
+        part = Rollout(4, 1, 8, 1)
+        for g in games:
+            part.add(pending, np.array([g]), np.array([1.0]), np.array([False]), np.array([0.0]))
+        part.finish(0.9, 0.9)
+        parts.append(part)
+    merged = merge(parts)
+    assert merged.count == 5 and list(merged.games) == [0, 1, 0, 3, 2]
+    np.testing.assert_allclose(merged.advantages, np.concatenate([p.advantages for p in parts]))
+
+
+def test_two_collector_processes_train_and_a_dead_one_stops_the_run_with_a_checkpoint(tmp_path, monkeypatch):
+    from training.fast_ppo_workers import Collectors
+    final = train_fast_ppo(tmp_path / "ok", timesteps=100, **{**TINY, "workers": 2, "eval_every": 0})
+    assert read_config(final)["num_timesteps"] >= 100
+    send, update, seen = Collectors.send, FastPPO.update, []
+    monkeypatch.setattr(Collectors, "send", lambda self, policy: (seen.append(self), send(self, policy))[1])
+
+    def update_then_kill(self, rollout):
+        stats = update(self, rollout)
+        if self.n_updates == 1:
+            os.kill(seen[-1].processes[0].pid, signal.SIGKILL)
+        return stats
+
+    monkeypatch.setattr(FastPPO, "update", update_then_kill)
+    with pytest.raises(TrainingStopped, match="collector worker 1 .* killed by SIGKILL") as stopped:
+        train_fast_ppo(tmp_path / "dead", timesteps=100_000, **{**TINY, "workers": 2, "eval_every": 0})
+    assert stopped.value.exit_code == 1 and read_config(stopped.value.checkpoint)["num_timesteps"] > 0
