@@ -185,7 +185,8 @@ def train_fast_ppo(out: str | Path, timesteps: int, resume: bool = False, thread
         settings = {**stored, **given}
         check_fast_settings(settings, timesteps)
         policy = load_factorised(found[-1])
-        learner = FastPPO(policy, {k: settings[k] for k in PPO_DEFAULTS}, seed=settings["seed"] + config["num_timesteps"])
+        learner = FastPPO(policy, {k: settings[k] for k in PPO_DEFAULTS},
+                          seed=settings["seed"] + config["num_timesteps"])
         load_optimizer_state(found[-1], learner.optimizer)
         learner.set_learning_rate(settings["learning_rate"])
         learner.num_timesteps, learner.n_updates = config["num_timesteps"], int(config.get("n_updates") or 0)
