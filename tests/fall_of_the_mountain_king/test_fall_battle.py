@@ -148,3 +148,15 @@ def test_seizing_control_gains_a_vote_in_the_caverns_clan():
     act(st, Block.TROLL, deep)
     moss = side.clan_of[hollow]
     assert st.votes[moss] == [1, 0]
+
+
+def test_a_strong_action_may_start_with_a_champion_symbol_and_join_any_grid_symbol():
+    st = two_player_map()
+    card = give_champion(st, 0, "Dorn Anvilborn")  # a wild symbol, 1 claw
+    _turn(st, rows=["A _ _ A", "_ _ _ _"])
+    L = st.game.layout
+    champ_cell = st.game.cells + card
+    st.apply(L.strong(A, champ_cell))
+    assert only(st, Block.ADD) == [cell(st, 0, 0), cell(st, 0, 3)]
+    act(st, Block.ADD, cell(st, 0, 3))
+    assert only(st, Block.ADD) == [] and st.pending["power"] == 2

@@ -221,13 +221,15 @@ def connected_candidates(st: FallState, seat: int, action: Symbol) -> list[int]:
     """The symbols a strong action under way may add: uncovered symbols serving ``action`` orthogonally
     adjacent to the region of ancestry markers reached from the symbols already covered for it
     ("connected through orthogonally adjacent ancestry markers"); and champion symbols, "neglecting
-    adjacency requirements"."""
+    adjacency requirements" (so after champion symbols alone, any symbol of the grid)."""
     g = st.game
     cols, cells = g.canvas_cols, g.cells
     covered = st.covered[seat]
     todo = [c for c in st.pending["cells"] if c < cells]
-    seen = set(todo)
     out = set()
+    if not todo:  # only champion symbols so far: they join any symbol of the grid
+        out.update(c for c in range(cells) if serves(symbol_of(st, seat, c), action))
+    seen = set(todo)
     while todo:
         x = todo.pop()
         r, c = divmod(x, cols)
