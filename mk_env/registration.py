@@ -1,8 +1,8 @@
 """Registration with PettingZoo's and Gymnasium's registries on ``import mk_env``, importing neither.
 
-* PettingZoo: ``pettingzoo.make("aec", "mountain_king_v0", num_players=2)`` (``mk_env.env(...)``);
-* Gymnasium: ``gymnasium.make("mk_env/MountainKing-v0", num_players=2)`` and
-  ``gymnasium.make_vec("mk_env/MountainKing-v0", num_envs=8, num_players=2)`` (the single-seat view,
+* PettingZoo: ``pettingzoo.make("aec", "mountain_king_v1", num_players=2)`` (``mk_env.env(...)``);
+* Gymnasium: ``gymnasium.make("mk_env/MountainKing-v1", num_players=2)`` and
+  ``gymnasium.make_vec("mk_env/MountainKing-v1", num_envs=8, num_players=2)`` (the single-seat view,
   :class:`mk_env.mountain_king.env.SingleSeatEnv`).
 
 ``import mk_env`` runs :func:`register_on_import`: a library already imported is told now; one not yet

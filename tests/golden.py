@@ -11,7 +11,11 @@ Two records of the same games, in ``tests/data/golden/``:
   actions' descriptions by block (``layout.describe``; a big block shows its first and last), the action
   chosen and every seat's honour after it.
 
-Regenerate both, only when behaviour is meant to change (then review the transcripts' diff)::
+Also, in ``tests/data/ppo_default_games.json``, every action of four games of the shipped policy
+``ppo:default`` against random (:func:`ppo_default_game`), which ``tests/agents/test_hostile_models.py``
+replays: the weights, the safe loader and the observation together.
+
+Regenerate them all, only when behaviour is meant to change (then review the transcripts' diff)::
 
     python -m tests.golden --update
 
@@ -47,6 +51,13 @@ GAMES = [
 ]
 #: the games written out as readable transcripts: 2, 3, 4 (a whole game), 5 players and team play
 TRANSCRIPTS = ("2p", "3p_autumn", "4p_full", "5p", "4p_team")
+PPO_GAMES = FOLDER.parent / "ppo_default_games.json"
+#: (seed, seat of ppo:default) of its recorded 2-player games against random
+PPO_SEATS = ((0, 0), (0, 1), (1, 0), (1, 1))
+PPO_ABOUT = ("ppo:default (agents/checkpoints/default.safetensors) against random, both seats, every action "
+             "of each game under {env}. Recorded anew for mountain_king_v1 (its rules changed); under v0 the "
+             "games were recorded with the SB3 zip before its conversion and the safe file replayed them "
+             "action for action until v1's rule changes (commit 6977851); the file's weights are still those bytes")
 DIGEST_CHARS = 16
 #: a block with more legal actions than this shows its first and last description and the count
 SHOWN_PER_BLOCK = 3
@@ -147,14 +158,39 @@ def transcript(label: str) -> str:
     return "\n".join(out) + "\n"
 
 
+# -- the shipped policy's games -------------------------------------------------------------------------
+def ppo_default_game(seed: int, seat: int) -> dict:
+    """A 2-player game of ``ppo:default`` in ``seat`` against random, each agent seeded as ``mk-env play``
+    seeds it: ``{"seed", "ppo_seat", "actions", "ranks"}`` (needs the [train] extra)."""
+    from agents import make_agent
+    from mk_env.mountain_king.rules.view import PlayerView
+    from training.play import agent_rng, make_game
+
+    agent, rand = make_agent("ppo:default"), make_agent("random")
+    state = make_game(2).new_initial_state(seed)
+    agents = [rand, rand]
+    agents[seat] = agent
+    rngs, views = [agent_rng(seed, s) for s in range(2)], [PlayerView(state, s) for s in range(2)]
+    actions = []
+    while not state.is_terminal():
+        p = state.current_player()
+        actions.append(int(agents[p].act(views[p], rngs[p])))
+        state.apply(actions[-1])
+    return {"seed": seed, "ppo_seat": seat, "actions": actions, "ranks": [int(r) for r in state.ranks()]}
+
+
 def update() -> None:
-    """Write ``digests.json`` and every transcript anew."""
+    """Write ``digests.json``, every transcript and the shipped policy's games anew."""
+    from mk_env.mountain_king.env.version import ENV_NAME
+
     FOLDER.mkdir(parents=True, exist_ok=True)
     digests = {label: play(options, seed, limit) for label, options, seed, limit in GAMES}
     DIGESTS.write_text(json.dumps(digests, separators=(",", ":")) + "\n")
     for label in TRANSCRIPTS:
         (FOLDER / f"{label}.txt").write_text(transcript(label))
-    print(f"wrote {DIGESTS} and {len(TRANSCRIPTS)} transcripts in {FOLDER}", file=sys.stderr)
+    games = [ppo_default_game(seed, seat) for seed, seat in PPO_SEATS]
+    PPO_GAMES.write_text(json.dumps({"about": PPO_ABOUT.format(env=ENV_NAME), "games": games}) + "\n")
+    print(f"wrote {DIGESTS}, {len(TRANSCRIPTS)} transcripts in {FOLDER} and {PPO_GAMES}", file=sys.stderr)
 
 
 def transcript_diff(label: str, lines: int = 40) -> str:

@@ -10,7 +10,7 @@ import sys
 
 import mk_env
 import mk_env.mountain_king.rules.state as new_state
-import mk_env.mountain_king_v0 as mountain_king_v0
+import mk_env.mountain_king_v1 as mountain_king_v1
 from mk_env.mountain_king.rules import Game
 
 
@@ -48,10 +48,10 @@ def test_a_pickle_naming_the_old_module_path_loads_the_same_class():
 def test_mk_env_env_is_still_the_first_games_factory_and_pickles_by_name():
     assert mk_env.env is importlib.import_module("mk_env.mountain_king.env")
     assert pickle.loads(pickle.dumps(mk_env.env)) is mk_env.env
-    assert mk_env.raw_env is mountain_king_v0.raw_env and mk_env.single_seat_env is mountain_king_v0.single_seat_env
+    assert mk_env.raw_env is mountain_king_v1.raw_env and mk_env.single_seat_env is mountain_king_v1.single_seat_env
     env = mk_env.env(num_players=2)
     env.reset(seed=0)
-    assert env.unwrapped.__class__ is mountain_king_v0.raw_env
+    assert env.unwrapped.__class__ is mountain_king_v1.raw_env
 
 
 def test_the_shared_pieces_keep_their_old_names_as_the_same_objects():

@@ -29,9 +29,10 @@ from agents import make_agent  # noqa: E402
 from agents.policy_file import (METADATA_KEY, ModelFileError, convert_zip, load_policy,  # noqa: E402
                                 read_config)
 from agents.ppo import DEFAULT_CHECKPOINT, trust_agents, with_trust  # noqa: E402
-from mk_env.mountain_king.rules.view import PlayerView  # noqa: E402
+from golden import PPO_GAMES, ppo_default_game  # noqa: E402
+from mk_env.mountain_king.env.version import ENV_NAME  # noqa: E402
 from training.cli import main  # noqa: E402
-from training.play import agent_rng, make_game, run_game  # noqa: E402
+from training.play import run_game  # noqa: E402
 
 torch.set_num_threads(1)
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -130,30 +131,21 @@ def test_ppo_spec_options_after_the_path():
 
 
 # ---- the safe format ---------------------------------------------------------------------------
-def test_the_shipped_policy_plays_exactly_as_the_zip_it_was_converted_from():
-    """Every action of four games recorded with the SB3 zip before the conversion (tests/data)."""
-    recorded = json.loads((DATA / "ppo_default_games.json").read_text())["games"]
-    agent, rand = make_agent("ppo:default"), make_agent("random")
-    for game in recorded:
-        seed, seat = game["seed"], game["ppo_seat"]
-        state = make_game(2).new_initial_state(seed)
-        agents = [rand, rand]
-        agents[seat] = agent
-        rngs, views = [agent_rng(seed, s) for s in range(2)], [PlayerView(state, s) for s in range(2)]
-        actions = []
-        while not state.is_terminal():
-            p = state.current_player()
-            actions.append(int(agents[p].act(views[p], rngs[p])))
-            state.apply(actions[-1])
-        assert actions == game["actions"], f"seed {seed}, ppo in seat {seat}"
-        assert [int(r) for r in state.ranks()] == game["ranks"]
+def test_the_shipped_policy_replays_its_recorded_games():
+    """Every action of four games of ppo:default against random (tests/data/ppo_default_games.json, written
+    by ``python -m tests.golden --update``). Under v0 they were recorded with the SB3 zip before its
+    conversion; v1's rules changed the games, so they were recorded anew with the same weights."""
+    recorded = json.loads(PPO_GAMES.read_text())
+    assert ENV_NAME in recorded["about"], "record the games under this version: python -m tests.golden --update"
+    for game in recorded["games"]:
+        assert ppo_default_game(game["seed"], game["ppo_seat"]) == game, f"seed {game['seed']}, seat {game['ppo_seat']}"
 
 
 def test_the_shipped_policy_loads_without_trust_and_describes_itself():
     config = read_config(DEFAULT_CHECKPOINT)
     assert DEFAULT_CHECKPOINT.suffix == ".safetensors"
     assert not DEFAULT_CHECKPOINT.with_suffix(".zip").exists()
-    assert (config["env"], config["players"], config["game_options"]) == ("mountain_king_v0", 2, {})
+    assert (config["env"], config["players"], config["game_options"]) == ("mountain_king_v1", 2, {})
     assert config["policy_kwargs"]["extractor"] == "cnn" and config["optimizer"] is None
     with open(DEFAULT_CHECKPOINT, "rb") as f:
         assert f.read(4) != b"PK\x03\x04"
@@ -171,9 +163,9 @@ def test_building_a_ppo_agent_leaves_torch_threads_alone():
 
 @pytest.mark.parametrize("changes, message", [
     ({"layout_fingerprint": "0123456789abcdef"}, r"layout 0123456789abcdef .*this mk_env has "
-                                                 r"mountain_king_v0 with layout [0-9a-f]{16}"),
-    ({"env": "mountain_king_v9"}, "trained on mountain_king_v9 .* this mk_env has mountain_king_v0"),
-    ({"players": 3}, r"3 players\).*this mk_env has mountain_king_v0 with layout"),
+                                                 r"mountain_king_v1 with layout [0-9a-f]{16}"),
+    ({"env": "mountain_king_v9"}, "trained on mountain_king_v9 .* this mk_env has mountain_king_v1"),
+    ({"players": 3}, r"3 players\).*this mk_env has mountain_king_v1 with layout"),
     ({"format_version": 2}, "format version 2; this mk_env reads version 1"),
     ({"format": "pickle"}, "not an mk_env.policy description"),
     ({"policy_kwargs": {"extractor": "os.system"}}, "extractor 'os.system'; allowed: cnn, flat"),

@@ -239,7 +239,7 @@ def test_registered_with_pettingzoo_where_available():
     import pettingzoo
     if not hasattr(pettingzoo, "make"):
         pytest.skip("this PettingZoo has no registry")
-    env = pettingzoo.make("aec", "mountain_king_v0", num_players=2)
+    env = pettingzoo.make("aec", "mountain_king_v1", num_players=2)
     env.reset(seed=0)
     assert env.possible_agents == ["player_0", "player_1"]
 

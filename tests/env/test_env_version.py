@@ -1,5 +1,6 @@
 """The version rule: the observation and action layouts of the default configurations are pinned to
-the environment's version, so a change to them cannot slip through without a version bump."""
+the environment's version, so a change to them cannot slip through without a version bump; v1 kept v0's
+layouts, and the retired v0 names refuse clearly."""
 
 from __future__ import annotations
 
@@ -56,3 +57,38 @@ def test_version_history_states_the_rule_and_the_current_version():
     history = doc[doc.index("## Version history"):]
     assert f"* v{ENV_VERSION} " in history, "add the current version's line to the Version history"
     assert "bumps the version" in history and "refactor" in history
+
+
+def test_v1_changed_the_rules_and_kept_v0s_layouts():
+    """v1 (issue 16) changed rules only: with v0's name, every default layout hashes to v0's pin. The
+    shipped policy (agents/checkpoints/default.safetensors, trained under v0) is described for v1 on
+    that ground; a v1 change to a layout must re-pin v1 and retrain or drop that claim."""
+    from mk_env.core.env.version import fingerprint
+    from mk_env.mountain_king.env.version import layout_description
+
+    for (players, side), pinned in PINNED[0].items():
+        description = layout_description(Game(players, board_side=side))
+        assert description["env"] == "mountain_king_v1"
+        assert fingerprint({**description, "env": "mountain_king_v0"}) == pinned, (players, side)
+
+
+def test_the_retired_v0_module_refuses_in_one_line_naming_v1():
+    import mk_env.mountain_king_v0 as v0
+    import mk_env.mountain_king_v1 as v1
+
+    assert v1.ENV_NAME == ENV_NAME and v1.raw_env is aec.raw_env
+    for name in ("env", "raw_env", "single_seat_env", "ENV_NAME", "layout_fingerprint"):
+        with pytest.raises(v0.RetiredVersionError,
+                           match=r"mountain_king_v0 is retired: .* use mk_env\.mountain_king_v1\."):
+            getattr(v0, name)
+    with pytest.raises(ImportError, match="mountain_king_v1"):
+        from mk_env.mountain_king_v0 import env  # noqa: F401
+    assert not hasattr(v0, "__wrapped__")  # other names are plain AttributeErrors (inspection tools probe them)
+
+
+def test_gymnasium_refuses_the_v0_id_naming_v1():
+    gymnasium = pytest.importorskip("gymnasium")
+    import mk_env  # noqa: F401 - registers mk_env/MountainKing-v1
+
+    with pytest.raises(gymnasium.error.DeprecatedEnv, match="MountainKing-v1"):
+        gymnasium.make("mk_env/MountainKing-v0", num_players=2)

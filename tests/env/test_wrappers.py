@@ -32,7 +32,7 @@ def test_env_wrappers_are_pettingzoos_own_kinds():
     e = mk_env.env(num_players=3)
     assert isinstance(e, wrappers.OrderEnforcingWrapper)
     assert isinstance(e.env, wrappers.AssertOutOfBoundsWrapper)
-    assert str(e) == "mountain_king_v0"
+    assert str(e) == "mountain_king_v1"
 
 
 @pytest.mark.parametrize("reward", ["win", "dense"])
