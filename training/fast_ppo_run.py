@@ -3,7 +3,9 @@
 The run's files follow :mod:`training.train`'s (the MaskablePPO route): ``config.json`` (its settings,
 ``"algo": "ppo"``), ``config_resume.json``, ``eval.csv`` and ``learning_curve.png`` (the gauntlet:
 ``random`` and ``heuristic``, seat-rotated, seeds 10000+i, the learner greedy, every ``--eval-every``
-steps), ``tb/`` (TensorBoard: ``eval/*``, ``train/*`` losses, ``rollout/*`` of the training games),
+steps), ``tb/`` (TensorBoard: ``eval/*``, ``train/*`` losses, ``rollout/*`` of the training games, all and
+those against the heuristic alone), ``games.csv`` (every finished training game: the step count after
+its rollout's update, won, the learner's honour, the best opponent's, the opponents),
 ``snapshots/`` (the opponent pool's, every ``--snapshot-every`` steps), ``checkpoints/`` (weights,
 Adam's moments, the settings and the wall time, every ``--checkpoint-every`` steps; the last two
 kept) and ``final_model.safetensors`` (``ppo:DIR/final_model.safetensors``). Every model file is the
@@ -20,6 +22,7 @@ sizes (refused); ``eval.csv`` rows past the checkpoint are dropped.
 
 from __future__ import annotations
 
+import csv
 import json
 import time
 from pathlib import Path
@@ -51,6 +54,19 @@ FAST_DEFAULTS: dict[str, Any] = dict(
 #: settings a resumed run cannot change: the game the network reads and the network's sizes
 FIXED_ON_RESUME = ("game", "players", "game_options", "features")
 JOBS = ("snapshot", "checkpoint", "eval")
+#: the columns of ``DIR/games.csv``: one row per finished training game (the learner sampling)
+GAME_FIELDS = ("timesteps", "won", "honour", "best_other_honour", "opponents")
+
+
+def truncate_games(out: Path, step: int) -> None:
+    """Drop the ``games.csv`` rows of rollouts begun at or after ``step`` (a resume plays them again)."""
+    path = Path(out) / "games.csv"
+    if path.exists():
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f))
+        keep = rows[:1] + [r for r in rows[1:] if int(r[0]) < step]
+        with open(path, "w", newline="") as f:
+            csv.writer(f).writerows(keep)
 
 
 def check_fast_settings(s: dict[str, Any], timesteps: int) -> None:
@@ -147,16 +163,27 @@ class FastRun:
             for tag, value in values.items():
                 self.writer.add_scalar(tag, value, self.learner.num_timesteps)
 
-    def log_games(self, games: VecGames, stats: dict[str, float], rate: float) -> None:
-        """TensorBoard: the update's losses, the training games finished since the last call."""
+    def log_games(self, games: VecGames, stats: dict[str, float], rate: float, collected_at: int) -> None:
+        """TensorBoard: the update's losses, the training games finished since the last call (all, and
+        those against the heuristic alone); each game also a row of ``DIR/games.csv`` (``timesteps``:
+        the steps trained on when its rollout began, ``collected_at``)."""
         done, games.finished = games.finished, []
         values = {f"train/{k}": v for k, v in stats.items()}
         values["time/steps_per_second"] = rate
-        if done:
-            values["rollout/win_rate"] = sum(g["won"] for g in done) / len(done)
-            values["rollout/honour"] = sum(g["honour"] for g in done) / len(done)
-            values["rollout/lead"] = sum(g["honour"] - g["best_other_honour"] for g in done) / len(done)
+        heuristic = [g for g in done if set(g["opponents"]) == {"heuristic"}]
+        for suffix, chosen in (("", done), ("_vs_heuristic", heuristic)):
+            if chosen:
+                n = len(chosen)
+                values[f"rollout/win_rate{suffix}"] = sum(g["won"] for g in chosen) / n
+                values[f"rollout/honour{suffix}"] = sum(g["honour"] for g in chosen) / n
+                values[f"rollout/lead{suffix}"] = sum(g["honour"] - g["best_other_honour"] for g in chosen) / n
         self.log(values)
+        with open(self.out / "games.csv", "a", newline="") as f:
+            writer = csv.writer(f)
+            if f.tell() == 0:
+                writer.writerow(GAME_FIELDS)
+            writer.writerows([collected_at, int(g["won"]), g["honour"], g["best_other_honour"],
+                              "+".join(g["opponents"])] for g in done)
 
 
 def train_fast_ppo(out: str | Path, timesteps: int, resume: bool = False, threads: int = 1,
@@ -192,6 +219,7 @@ def train_fast_ppo(out: str | Path, timesteps: int, resume: bool = False, thread
         learner.num_timesteps, learner.n_updates = config["num_timesteps"], int(config.get("n_updates") or 0)
         seconds = float(training.get("seconds") or 0.0)
         dropped = truncate_eval(out, learner.num_timesteps)
+        truncate_games(out, learner.num_timesteps)
         (out / "config_resume.json").write_text(json.dumps(
             {**settings, "algo": ALGO, "timesteps": timesteps, "resumed_from": found[-1].name,
              "resumed_at": learner.num_timesteps, "changed": changed}, indent=2))
@@ -240,12 +268,12 @@ def _learn(run: FastRun, timesteps: int) -> Path:
         try:
             run.start()
             while learner.num_timesteps < timesteps and stop.signum is None:
-                t0 = time.perf_counter()
+                t0, collected_at = time.perf_counter(), learner.num_timesteps
                 rollout = collect_all(learner, games, collectors, stop)
                 if rollout is None:
                     break
                 stats = learner.update(rollout)
-                run.log_games(games, stats, rollout.count / (time.perf_counter() - t0))
+                run.log_games(games, stats, rollout.count / (time.perf_counter() - t0), collected_at)
                 if stop.signum is None:
                     run.between_rollouts()
         except WorkerLost as e:

@@ -65,6 +65,10 @@ def test_resume_continues_the_step_count_and_records_a_changed_setting(run):
     assert resumed["envs"] == TINY["envs"]  # the run's own settings, not the defaults
     steps = [int(r["timesteps"]) for r in read_eval(out)]
     assert steps == sorted(set(steps))
+    import csv
+    with open(out / "games.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert rows and [int(r["timesteps"]) for r in rows] == sorted(int(r["timesteps"]) for r in rows)
 
 
 def test_resume_refuses_to_change_the_network_or_the_game(run):
