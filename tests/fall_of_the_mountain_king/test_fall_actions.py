@@ -116,6 +116,8 @@ def test_bolster_adds_trolls_from_the_supply_to_a_single_dominated_cavern():
     assert mine in legal and shared not in legal and set(st.lairs[0]) <= set(legal)
     supply = st.troll_supply[0]
     act(st, Block.DEST, mine)
+    assert st.phase == Phase.BOLSTER_COUNT and only(st, Block.COUNT) == [0, 1, 2]  # "up to p": 1 to 3
+    act(st, Block.COUNT, 2)
     assert st.trolls[mine][0] == 4 and st.troll_supply[0] == supply - 3
 
 
@@ -127,7 +129,7 @@ def test_bolster_with_an_empty_supply_moves_trolls_from_anywhere_on_the_map():
     put_trolls(st, 0, mine, 1)
     put_trolls(st, 0, far, st.troll_supply[0] - 1)
     decide(st, Phase.BOLSTER_DEST, 0, power=3)
-    act(st, Block.DEST, mine)
+    act(st, Block.DEST, mine)  # one troll left in the supply: no choice of how many
     assert st.trolls[mine][0] == 2 and st.phase == Phase.BOLSTER_FROM and st.pending["left"] == 2
     assert only(st, Block.TROLL) == [far]
     act(st, Block.TROLL, far)

@@ -178,14 +178,27 @@ def bolster_destinations(st: FallState) -> list[int]:
 
 
 def apply_bolster_dest(st: FallState, dest: int) -> None:
-    """All the trolls the supply has (up to p); with the supply empty, "you may move trolls from anywhere on
-    the map to the destination cavern, ignoring intermediate caverns" (one by one, up to the rest)."""
+    """"Up to p trolls from your supply": how many, when there is a choice."""
     seat, power = st.decider, st.pending["power"]
-    n = min(power, st.troll_supply[seat])
+    most = min(power, st.troll_supply[seat])
+    if most > 1:
+        ask(st, Phase.BOLSTER_COUNT, seat, dest=dest, power=power, most=most)
+    else:
+        _bolster(st, seat, dest, power, most)
+
+
+def apply_bolster_count(st: FallState, arg: int) -> None:
+    p = st.pending
+    _bolster(st, st.decider, p["dest"], p["power"], arg + 1)
+
+
+def _bolster(st: FallState, seat: int, dest: int, power: int, n: int) -> None:
+    """``n`` trolls from the supply; with the supply then empty, "you may move trolls from anywhere on the
+    map to the destination cavern, ignoring intermediate caverns" (one by one, up to the rest of p)."""
     st.troll_supply[seat] -= n
     st.trolls[dest][seat] += n
     left = power - n
-    if left and bolster_sources(st, seat, dest):
+    if left and not st.troll_supply[seat] and bolster_sources(st, seat, dest):
         ask(st, Phase.BOLSTER_FROM, seat, dest=dest, left=left)
     else:
         resume(st)

@@ -64,6 +64,8 @@ def legal_by_block(st: FallState) -> dict[Block, list[int]]:
             out[Block.DONE] = [0]
     elif ph == Phase.BOLSTER_DEST:
         out[Block.DEST] = actions.bolster_destinations(st)
+    elif ph == Phase.BOLSTER_COUNT:
+        out[Block.COUNT] = list(range(p["most"]))
     elif ph == Phase.BOLSTER_FROM:
         out[Block.TROLL] = actions.bolster_sources(st, st.decider, p["dest"])
         out[Block.DONE] = [0]
@@ -169,6 +171,7 @@ APPLY: dict[Block, Callable[[FallState, int], None]] = {
     Block.CLAN: champions.apply_clan,
     Block.VOTE_OR_HONOR: champions.apply_vote_or_honor,
     Block.HALL: champions.apply_hall,
+    Block.COUNT: actions.apply_bolster_count,
 }
 
 

@@ -25,7 +25,7 @@ class ActionLayout:
             Block.GATE: max(pack.rules.invasion_cards), Block.GNOME: sum(pack.rules.gnomes), Block.SWARM: 5,
             Block.SHOVE_FROM: size, Block.SHOVE: (num_players + champs) * size, Block.ROUTE: size,
             Block.FALL: 1 + champs, Block.LAIR: 2, Block.CLAN: len(pack.clans), Block.VOTE_OR_HONOR: 2,
-            Block.HALL: len(side.halls),
+            Block.HALL: len(side.halls), Block.COUNT: pack.rules.trolls,
         }
         self.symbol_cells = symbol_cells
         self.offset: dict[Block, int] = {}
@@ -88,7 +88,7 @@ class ActionLayout:
                                     fallen=("a regular troll" if a == 0 else
                                             f"champion {champs[a - 1].name}" if a - 1 < len(champs) else ""),
                                     clan=self.pack.clans[a] if a < len(self.pack.clans) else "",
-                                    m=a + 1, swarm=a - 2,
+                                    m=a + 1, swarm=a - 2, count=a + 1,
                                     hall=self.side.hall_names[a] if a < len(self.side.halls) else "")
 
 
@@ -118,4 +118,5 @@ _WORDS = {
     Block.CLAN: "votes in the {clan} clan",
     Block.VOTE_OR_HONOR: "take {a} (0: a vote, 1: honor)",
     Block.HALL: "put the starburst tile in {hall}",
+    Block.COUNT: "add {count} trolls from your supply",
 }

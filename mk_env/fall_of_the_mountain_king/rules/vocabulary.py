@@ -77,22 +77,23 @@ class Phase(IntEnum):
     ADVANCE_DEST = 9  # Advance: the destination cavern
     ADVANCE_TROLL = 10  # Advance: the next troll to move there, or done
     BOLSTER_DEST = 11  # Bolster: the dominated cavern
-    BOLSTER_FROM = 12  # Bolster with an empty supply: a troll from the map, or done
-    INFLUENCE = 13  # Influence: the champion of the display
-    WHEEL = 14  # Gnome action: how many spaces the wheel pawn moves
-    SCOUT_GATE = 15  # Gnome action: the facedown gate card to peek at, or none
-    SCOUT_GNOME = 16  # Gnome action: the gnome on the map to peek at, or none
-    SWARM = 17  # breach: where the active player moves the swarm (up to 2 points either way)
-    SHOVE_FROM = 18  # grey troll space: the single cavern trolls leave
-    SHOVE = 19  # grey troll space: the next troll and its adjacent gnome-free cavern, or done
-    ROUTE = 20  # a gnome's tie between equally easy caverns (breach: active player; invasion: vote leader)
-    FALL = 21  # the troll that falls (its owner chooses among their trolls in the cavern)
-    LAIR_CHOICE = 22  # which of your lairs (a repulse's trolls, a falling champion)
-    OUTSIDER = 23  # an outsider champion's wild votes: the clan
-    VOTE_OR_HONOR = 24  # a non-victor with influence: a vote in the champion's clan or honor
-    PAWN_PLACE = 25  # a won champion's pawn: the cavern you dominate
-    STARBURST = 26  # a wave III champion's starburst tile: the empty Great Hall
-    GAME_OVER = 27
+    BOLSTER_COUNT = 12  # Bolster: how many trolls from the supply (up to p)
+    BOLSTER_FROM = 13  # Bolster with an empty supply: a troll from the map, or done
+    INFLUENCE = 14  # Influence: the champion of the display
+    WHEEL = 15  # Gnome action: how many spaces the wheel pawn moves
+    SCOUT_GATE = 16  # Gnome action: the facedown gate card to peek at, or none
+    SCOUT_GNOME = 17  # Gnome action: the gnome on the map to peek at, or none
+    SWARM = 18  # breach: where the active player moves the swarm (up to 2 points either way)
+    SHOVE_FROM = 19  # grey troll space: the single cavern trolls leave
+    SHOVE = 20  # grey troll space: the next troll and its adjacent gnome-free cavern, or done
+    ROUTE = 21  # a gnome's tie between equally easy caverns (breach: active player; invasion: vote leader)
+    FALL = 22  # the troll that falls (its owner chooses among their trolls in the cavern)
+    LAIR_CHOICE = 23  # which of your lairs (a repulse's trolls, a falling champion)
+    OUTSIDER = 24  # an outsider champion's wild votes: the clan
+    VOTE_OR_HONOR = 25  # a non-victor with influence: a vote in the champion's clan or honor
+    PAWN_PLACE = 26  # a won champion's pawn: the cavern you dominate
+    STARBURST = 27  # a wave III champion's starburst tile: the empty Great Hall
+    GAME_OVER = 28
 
 
 PHASE_NAMES = tuple(p.name.lower() for p in Phase)
@@ -113,6 +114,7 @@ class Block(StrEnum):
     STRONG = "strong"  # action * cells + cell: the first symbol of a strong action
     ADD = "add"  # cell: the next connected symbol of the strong action
     BOOST = "boost"  # the number of tokens or supplies spent (0..max)
+    COUNT = "count"  # how many (Bolster's trolls from the supply) minus 1
     DEST = "dest"  # location: Advance's destination, Bolster's dominated cavern, a pawn's cavern
     TROLL = "troll"  # location a regular troll is taken from (Advance; Bolster with an empty supply)
     CHAMPION = "champion"  # champion card whose pawn moves (Advance)
@@ -161,6 +163,7 @@ PHASE_BLOCKS: dict[Phase, frozenset[Block]] = {
     Phase.PAWN_PLACE: frozenset((Block.DEST,)),
     Phase.STARBURST: frozenset((Block.HALL,)),
     Phase.GAME_OVER: frozenset(),
+    Phase.BOLSTER_COUNT: frozenset((Block.COUNT,)),
 }
 
 #: the scoring categories of each player's honor (``state.honor_by[p]``), in order
