@@ -73,7 +73,8 @@ class ActionLayout:
         size = self.side.size
         if block in (Block.WEAK, Block.STRONG):
             act, cell = divmod(a, self.symbol_cells)
-            return f"{block} {SYMBOL_NAMES[act]} action starting with {self.cell_name(cell)}"
+            how = "with" if block == Block.WEAK else "starting with"
+            return f"{block} {SYMBOL_NAMES[act]} action {how} {self.cell_name(cell)}"
         if block == Block.PLACE:
             slot, anchor = divmod(a, self.cells)
             return f"add the ancestry card of hand slot {slot} with its top left on {self.cell_name(anchor)}"
