@@ -66,3 +66,18 @@ def test_the_status_line_names_the_decision_paid_for_and_the_tokens_chosen():
     line = status_line(st)
     assert f"paying for: {st.describe_action(st.pending.pay_action)}" in line
     assert "chosen: 1 " in line and "still owed" in line
+
+
+#: the layout fingerprints of payment="choose" games of mountain_king_v1 (the version rule of
+#: mk_env/mountain_king/env/version.py: a change to these layouts bumps ENV_VERSION and re-pins them here)
+CHOOSE_LAYOUTS_V1 = {(2, "winter"): "85c18d9146f0b237", (2, "autumn"): "844380dcddc7d01f",
+                     (3, "autumn"): "af7e05898fb0c459", (4, "winter"): "34cc62c2c31539af",
+                     (5, "winter"): "d92605665fa81e4d"}
+
+
+def test_choose_layouts_are_pinned_to_the_version():
+    from mk_env.mountain_king.env.version import ENV_VERSION
+    if ENV_VERSION != 1:
+        pytest.fail(f"ENV_VERSION is {ENV_VERSION}: pin the payment=\"choose\" layouts of that version here")
+    for (n, side), want in CHOOSE_LAYOUTS_V1.items():
+        assert layout_fingerprint(Game(n, board_side=side, payment="choose")) == want, (n, side)

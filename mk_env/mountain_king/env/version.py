@@ -31,8 +31,11 @@ VERSION_HISTORY: dict[int, tuple[str, str]] = {
         "pedestal may be declined (`pass` in `recruit_pedestal`, asked even when one clan is left); "
         "Tremor's free statue moves last the turn (made at the cast, or kept: `select_statue` is legal in "
         "steps 2 and 3 while free moves are left and step 4 spends them before carts; `statue_move_free` "
-        "marks them) and Tremor may be cast before a statue can move. `mk_env.mountain_king_v0` is "
-        "retired: it refuses in one line, naming `mountain_king_v1`."),
+        "marks them) and Tremor may be cast before a statue can move. New game option `payment`: "
+        "`\"auto\"` (default, the engine's fixed order as in v0) or `\"choose\"` (the payer picks the tokens "
+        "when more than one set can pay: phase `pay`, block `pay_token`; its layouts add that block, "
+        "`phase_pay` and the `pay_*` entries of `pending`, the default layouts are unchanged). "
+        "`mk_env.mountain_king_v0` is retired: it refuses in one line, naming `mountain_king_v1`."),
 }
 
 #: each version: {(players, board side): :func:`layout_fingerprint`} of the default configurations it was
