@@ -13,6 +13,7 @@ X cart first; wild carts are the more flexible). Storage carts are always wild. 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -193,13 +194,20 @@ def best_leftover_sets(counts, set_size: int = 3, rate: int = 4) -> int:
     Exact: breaking a complete set never helps (it frees ``set_size`` tokens, fewer than the ``rate``
     that a new token costs, and loses a set), so only the remainders are traded. Choose which kinds to
     complete (each needs ``set_size - r`` bought tokens and absorbs its ``r`` remainder), then buy whole
-    new sets with what spare tokens remain.
+    new sets with what spare tokens remain. The complete sets are counted here; what the remainders add
+    depends on them alone (in any order) and is memoised (:func:`_remainder_sets`).
     """
     counts = counts.tolist() if isinstance(counts, np.ndarray) else [int(c) for c in counts]
     base = sum(c // set_size for c in counts)
-    rems = [c % set_size for c in counts if c % set_size]
+    rems = tuple(sorted(c % set_size for c in counts if c % set_size))
+    return base + _remainder_sets(rems, set_size, rate)
+
+
+@lru_cache(maxsize=4096)
+def _remainder_sets(rems: tuple[int, ...], set_size: int, rate: int) -> int:
+    """The sets the remainders ``rems`` (each below ``set_size``) can still make by ``rate``:1 trades."""
     waste = sum(rems)
-    best = base
+    best = 0
     for mask in range(1 << len(rems)):
         chosen = [rems[i] for i in range(len(rems)) if mask >> i & 1]
         deficit = sum(set_size - r for r in chosen)
@@ -207,6 +215,5 @@ def best_leftover_sets(counts, set_size: int = 3, rate: int = 4) -> int:
         if spare < rate * deficit:
             continue
         extra = (spare - rate * deficit) // (rate * set_size)
-        best = max(best, base + len(chosen) + extra)
+        best = max(best, len(chosen) + extra)
     return best
-
