@@ -15,8 +15,8 @@ import numpy as np
 
 from mk_env.mountain_king.rules import queries as Q
 from mk_env.mountain_king.rules.actions import SMOOT_CONE
-from mk_env.mountain_king.rules.content import HAMMER, MINERALS
 from mk_env.mountain_king.rules.board import board_memo
+from mk_env.mountain_king.rules.content import HAMMER, MINERALS
 from mk_env.mountain_king.rules.digging import dig_geometry
 from mk_env.mountain_king.rules.state import GameState
 from mk_env.mountain_king.rules.vocabulary import Phase
@@ -70,7 +70,7 @@ def own_turns_left(st: GameState, p: int) -> float:
     uncrowned = sorted((int((st.smoot[q] >= 0).sum()) for q in range(n) if st.coronation[q] == 0), reverse=True)
     kth = uncrowned[min(tokens, len(uncrowned)) - 1] if uncrowned else game.max_trolls
     if int(st.phase) in _SETUP:
-        kth = min(kth, 4)  # the starting row: four trolls each
+        kth = max(kth, 4)  # the draft fills the starting row: four trolls each
     rounds = max(0, game.max_trolls - kth) / RECRUIT_RATE
     return rounds + 2.0
 
@@ -107,7 +107,7 @@ def potential(st: GameState, p: int, ahead: float, open_now: bool = False) -> fl
         dig = max(dig, DIG_POTENTIAL * best_affordable_honour(st, have))
     if ahead <= 0.0:
         return dig
-    game, geo = st.game, st.game.geo
+    game = st.game
     value = dig + _fade(ahead, "resources") * float(RESOURCE_VALUE @ have)
     trolls = _fade(ahead, "trolls")
     if trolls > 0:
