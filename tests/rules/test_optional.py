@@ -146,6 +146,7 @@ def test_tremor_moves_may_be_kept_for_later_in_the_turn():
     check_invariants(st)
     assert "select_statue" in _kinds(st), "a kept free move may be made in step 2"
     act(st, "select_statue", sq(game, 0, 5))
+    assert game.state_from_json(st.to_json()).to_json() == st.to_json(), "a save mid-move loads"
     act(st, "move_statue", sq(game, 1, 5))
     assert st.decision_kind() == "step2_recruit_or_dig" and st.free_moves == 1 and _carts(st, 0) == 0
     check_invariants(st)

@@ -166,4 +166,4 @@ def _only_pass(st: GameState, ph: int, p: int, have: np.ndarray | None) -> bool:
         if ph == STEP4:
             return not statues_to_select(st, p)
         return not legal_conversions(st, p, have)  # WORKSHOP
-    return len(CHOICES[ph][1](st, p)) == 0  # DIG_PEDESTAL, DIG_WORKSHOP, SPELL_STATUE
+    return len(CHOICES[ph][1](st, p)) == 0  # RECRUIT_PEDESTAL, DIG_PEDESTAL, DIG_WORKSHOP, SPELL_STATUE
