@@ -92,3 +92,13 @@ def test_gymnasium_refuses_the_v0_id_naming_v1():
 
     with pytest.raises(gymnasium.error.DeprecatedEnv, match="MountainKing-v1"):
         gymnasium.make("mk_env/MountainKing-v0", num_players=2)
+
+
+def test_pettingzoos_registry_refuses_v0_naming_v1():
+    pettingzoo = pytest.importorskip("pettingzoo")
+    if not hasattr(pettingzoo, "make"):
+        pytest.skip("this PettingZoo has no registry")
+    import mk_env  # noqa: F401 - registers mountain_king_v1
+
+    with pytest.raises(Exception, match="v0 .*Available version: v1"):
+        pettingzoo.make("aec", "mountain_king_v0", num_players=2)
