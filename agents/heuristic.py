@@ -68,8 +68,8 @@ def enabler_gain(after: GameState, p: int, effect: str) -> float:
     activation (Master's Key)."""
     if effect == "extra_workshop":
         gains = sorted((_activation_gain(after, p, site) for site in activatable_sites(after, p)), reverse=True)
-        second = 1 if (not after.used_sites and len(gains) > 1) else 0  # the first activation is free anyway
-        return max(0.0, gains[second]) if len(gains) > second else 0.0
+        extra = 0 if after.used_sites else 1  # before any activation the key adds the second best one
+        return max(0.0, gains[extra]) if len(gains) > extra else 0.0
     without = after.clone()
     setattr(without, ENABLERS[effect], False)
     without.invalidate_caches()

@@ -16,6 +16,7 @@ from mk_env.mountain_king.rules import Game
 from mk_env.mountain_king.rules.content import RUNE
 from mk_env.mountain_king.rules.state import GameState
 from mk_env.mountain_king.rules.vocabulary import Phase
+from mk_env.mountain_king.rules.workshops import activatable_sites
 from training.play import run_game
 
 #: four-player self-play seeds of the fast tests (the games are deterministic given the seed)
@@ -219,3 +220,24 @@ def test_every_workshop_and_spell_is_used_in_self_play():
     pack = Game(4).pack
     assert {s.name for s in pack.spells} - set(spells) == set()
     assert {w.name for w in pack.workshops} - set(shops) == set()
+
+
+def test_masters_key_is_valued_by_the_second_activation_it_allows():
+    """Before any activation, Master's Key adds the second best workshop's activation (the first is
+    free anyway); with one workshop in reach it adds nothing."""
+    checked = set()
+    for st, _ in (x for seed in SEEDS_4P for x in replay(4, seed)):
+        if st.phase != Phase.STEP1 or st.used_sites or st.spell_cast:
+            continue
+        p = st.current_player()
+        sites = activatable_sites(st, p)
+        if len(sites) > 2 or len(sites) in checked:
+            continue
+        st = st.clone()
+        after = st.clone()
+        after.apply(_with_spell(after, p, "extra_workshop"))
+        gains = sorted((H._activation_gain(after, p, s) for s in sites), reverse=True)
+        expected = max(0.0, gains[1]) if len(gains) == 2 else 0.0
+        assert H.enabler_gain(after, p, "extra_workshop") == pytest.approx(expected)
+        checked.add(len(sites))
+    assert checked == {0, 1, 2}
