@@ -77,10 +77,15 @@ def legal_digs(st: GameState, p: int, have: np.ndarray | None = None) -> np.ndar
     return out
 
 
+def minerals_paying(st: GameState, p: int, placement: int) -> np.ndarray:
+    """The minerals of which p owns enough to pay for tunnel ``placement`` (one: paid at once; more: asked)."""
+    size = int(st.game.geo.tunnel_placements.size[placement])
+    return (eco.owned(st, p)[:3] >= size).nonzero()[0]
+
+
 def payable_minerals(st: GameState, p: int) -> np.ndarray:
     """The minerals that would pay for the tunnel being dug (``DIG_MINERAL``'s choices)."""
-    size = int(st.game.geo.tunnel_placements.size[st.pending.dig])
-    return (eco.owned(st, p)[:3] >= size).nonzero()[0]
+    return minerals_paying(st, p, st.pending.dig)
 
 
 def legal_pedestal_clans(st: GameState, p: int) -> list[int]:
@@ -100,9 +105,8 @@ def workshops_to_establish(st: GameState, _p: int) -> np.ndarray:
 # -- application ---------------------------------------------------------------------------------------
 def apply_dig(st: GameState, p: int, i: int) -> None:
     """Dig placement ``i`` (step 2, or a spell's dig): pay with the only mineral that pays, or ask which."""
-    size = int(st.game.geo.tunnel_placements.size[i])
     st.pending = st.pending._replace(dig=i, dig_for_spell=st.phase == SPELL_DIG)
-    minerals = (eco.owned(st, p)[:3] >= size).nonzero()[0]
+    minerals = minerals_paying(st, p, i)
     if len(minerals) == 1:
         _dig(st, p, int(minerals[0]))
     else:

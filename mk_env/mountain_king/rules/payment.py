@@ -29,6 +29,7 @@ import numpy as np
 from . import economy as eco
 from .actions import N_SMOOT, STORAGE_SOURCE, describe_token
 from .content import CART, CLAN_CART0, COIN, HAMMER, N_RESOURCES, N_TOKEN_KINDS, RESOURCES, RUNE, TOKEN_RESOURCE
+from .digging import minerals_paying
 from .recruiting import bribes_needed
 from .statues import move_is_free
 from .vocabulary import Phase
@@ -96,8 +97,7 @@ def _tunnel(st: GameState, placement: int, mineral: int) -> list[Item]:
 
 
 def _dig(st: GameState, p: int, arg: int, phase: int) -> list[Item]:
-    size = int(st.game.geo.tunnel_placements.size[arg])
-    minerals = (eco.owned(st, p)[:3] >= size).nonzero()[0]
+    minerals = minerals_paying(st, p, arg)
     if len(minerals) != 1:  # the mineral is asked first (dig_mineral), and paid then
         return []
     return _tunnel(st, arg, int(minerals[0]))
