@@ -82,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         best = az.train()
     except KeyboardInterrupt:
+        az.finish()  # the learning curve of what was evaluated
         print(f"stopped: interrupted in iteration {az.counters['iteration']}; the last checkpoint stands; "
               f"continue with: mk-env train --resume --out {out}")
         return 130

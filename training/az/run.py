@@ -154,7 +154,7 @@ class AZRun:
         self.log(f"[iteration {c['iteration']}] {s.games} games, {len(played.positions)} positions "
                  f"({t_play:.0f} s, {played.leaves / max(t_play, 1e-9):.0f} leaves/s); policy loss "
                  f"{losses['policy_loss']:.3f}, value loss {losses['value_loss']:.3f}; run so far "
-                 f"{c['seconds'] / 60:.1f} min wall, {c.get('cpu_seconds', 0.0) / 60:.1f} min CPU")
+                 f"{c['seconds'] / 60:.1f} min wall, {self.cpu_seconds() / 60:.1f} min CPU")
         t1 = time.perf_counter()
         if s.gate_every == 0:
             self.best = copy.deepcopy(self.net)
@@ -224,10 +224,15 @@ class AZRun:
         return save_net(self.best, self.out / "best.safetensors", self.game, self.settings.game_options,
                         training={"settings": self.settings.to_json(), "counters": dict(self.counters)})
 
-    def save(self) -> None:
-        now = time.process_time()  # this process's CPU time: what the run cost on a shared machine
+    def cpu_seconds(self) -> float:
+        """CPU time of the run so far (this process's, every invocation): what it cost on a shared machine."""
+        now = time.process_time()
         self.counters["cpu_seconds"] = round(self.counters.get("cpu_seconds", 0.0) + now - self._cpu_start, 1)
         self._cpu_start = now
+        return self.counters["cpu_seconds"]
+
+    def save(self) -> None:
+        self.cpu_seconds()
         self.buffer.save(self.out / "buffer.npz")
         self.save_best()
         save_checkpoint(self.out, self.net, self.optimizer, self.game, self.settings,
