@@ -60,7 +60,7 @@ def put_trolls(st, seat, loc, k):
 
 def put_gnome(st, loc, strength):
     """Put a gnome of ``strength`` from the supply at ``loc``; its id."""
-    g = next(i for i, x in enumerate(st.gnome_at) if x == SUPPLY and st.game.gnome_strength[i] == strength)
+    g = next(i for i, x in enumerate(st.gnome_at) if x == SUPPLY and st.strength[i] == strength)
     st.gnome_at[g] = loc
     return g
 

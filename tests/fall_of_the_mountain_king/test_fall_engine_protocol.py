@@ -113,9 +113,8 @@ def test_determinize_hides_what_the_player_cannot_see_and_keeps_what_it_can():
     assert d.invasion[0] == st.invasion[0] and sorted(d.invasion + d.gates_aside) == list(range(7))
     assert sorted(d.deck + [c for p, h in enumerate(d.hands) if p != me for c in h]) == sorted(
         st.deck + [c for p, h in enumerate(st.hands) if p != me for c in h])
-    on_map = [x for x in st.gnome_at if x >= 0]
-    assert sorted(x for x in d.gnome_at if x >= 0) == sorted(on_map)  # the same places are overrun
-    changed = [g for g in range(len(st.gnome_at)) if d.gnome_at[g] != st.gnome_at[g]]
+    assert d.gnome_at == st.gnome_at and sorted(d.strength) == sorted(st.strength)  # places kept
+    changed = [g for g in range(len(st.gnome_at)) if d.strength[g] != st.strength[g]]
     assert all(st.gnome_at[g] in (SUPPLY, BY_SWARM) or not st.gnome_public[g] for g in changed)
     assert d.legal_actions().tolist() == st.legal_actions().tolist()
     play(d, np.random.default_rng(2))
@@ -144,7 +143,7 @@ def test_what_a_player_knows_of_gnomes_gate_cards_hands_and_dealt_champions():
     g = next(i for i, x in enumerate(st.gnome_at) if x >= 0)
     assert gnome_strength(st, 0, g) == UNKNOWN
     st.known_gnomes[0].append(g)
-    assert gnome_strength(st, 0, g) == st.game.gnome_strength[g] and gnome_strength(st, 1, g) == UNKNOWN
+    assert gnome_strength(st, 0, g) == st.strength[g] and gnome_strength(st, 1, g) == UNKNOWN
     st.known_gates[1].append(2)
     assert gate_card(st, 1, 2) == st.invasion[2] and gate_card(st, 0, 2) == UNKNOWN
     st.revealed = 1

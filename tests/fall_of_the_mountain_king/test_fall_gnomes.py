@@ -77,7 +77,7 @@ def test_the_bolster_and_influence_spaces_act_at_m():
 def test_a_breach_with_its_invader_count_two_plus_half_those_by_the_wheel_rounded_up():
     st = two_player_map()
     for s in (1, 2, 3):
-        st.gnome_at[[g for g, x in enumerate(st.gnome_at) if x == -1 and st.game.gnome_strength[g] == s][0]] = BY_WHEEL
+        st.gnome_at[[g for g, x in enumerate(st.gnome_at) if x == -1 and st.strength[g] == s][0]] = BY_WHEEL
     before = sum(1 for x in st.gnome_at if x >= 0)
     swarm = st.swarm
     _gnome_action(st, wheel=10, power=2)

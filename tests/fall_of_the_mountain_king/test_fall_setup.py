@@ -79,3 +79,10 @@ def test_the_game_starts_wave_one_with_the_draft_after_setup():
     st = Game(2).new_initial_state(1)
     play(st, np.random.default_rng(1), until=lambda s: s.phase == Phase.PLACE_CARD)
     assert st.wave == 1 and all(len(h) == 4 for h in st.hands) and st.decider == st.start_player
+
+
+def test_a_gnomes_id_tells_nothing_of_its_strength():
+    """The strengths are dealt to the gnome ids at random at setup, so the ids on the map (the arguments of
+    scouting, the transcripts) reveal nothing."""
+    a, b = Game(2).new_initial_state(1), Game(2).new_initial_state(2)
+    assert sorted(a.strength) == [1] * 10 + [2] * 10 + [3] * 10 and a.strength != b.strength

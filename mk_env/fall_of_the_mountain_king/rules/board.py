@@ -117,4 +117,4 @@ def draw_gnome(st: FallState) -> int:
 
 def strength(st: FallState, gnome: int) -> int:
     """A gnome's strength."""
-    return st.game.gnome_strength[gnome]
+    return st.strength[gnome]

@@ -39,7 +39,7 @@ class Game:
         self.canvas_rows, self.canvas_cols = 2 * g - 2, 2 * g - 3
         self.cells = self.canvas_rows * self.canvas_cols
         self.start_anchor = (g - 2) * self.canvas_cols + (g - 3)
-        #: each gnome's strength by id (10 each of 1, 2, 3 by default)
+        #: the gnomes' strengths (10 each of 1, 2, 3 by default), dealt to the ids at random at setup
         self.gnome_strength = tuple(s + 1 for s, k in enumerate(self.pack.rules.gnomes) for _ in range(k))
         self.layout = ActionLayout(self.pack, self.side, num_players, self.cells, self.canvas_cols)
 

@@ -28,6 +28,7 @@ def _shape(st: FallState) -> list[str]:
     champs, clans = len(g.pack.champions), len(g.pack.clans)
     want = {"supply": n, "desperation": n, "honor": n, "honor_by": n, "boost": n, "troll_supply": n, "trolls": size,
             "lairs": n, "gnome_at": len(g.gnome_strength), "gnome_public": len(g.gnome_strength),
+            "strength": len(g.gnome_strength),
             "known_gates": n, "known_gnomes": n, "hands": n, "seen": n, "grid": n, "covered": n, "placed": n,
             "champ_decks": 3, "champ_state": champs, "champ_owner": champs, "champ_loc": champs,
             "claws_used": champs, "dealt": n, "influence": champs, "influence_stamp": champs, "votes": clans,
@@ -88,6 +89,8 @@ def problems(st: FallState) -> list[str]:
             others = [p for p in range(n) if p != owner and f[p]] + [c for c in here if st.champ_owner[c] != owner]
             if x in st.gnome_at or others:
                 out.append(f"lair space {side.names[x]} holds pieces other than its owner's trolls")
+    if sorted(st.strength) != sorted(g.gnome_strength):
+        out.append("the gnomes' strengths are not the pack's gnomes")
     out += _champions(st)
     out += _cards(st)
     if st.phase != Phase.GAME_OVER and not 0 <= st.decider < n:

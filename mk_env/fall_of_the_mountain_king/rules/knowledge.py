@@ -16,7 +16,7 @@ def gnome_strength(st: FallState, player: int, gnome: int) -> int:
     """The strength of ``gnome`` as ``player`` knows it: revealed in a battle (public) or peeked at by
     ``player``; UNKNOWN otherwise."""
     if st.gnome_public[gnome] or gnome in st.known_gnomes[player]:
-        return st.game.gnome_strength[gnome]
+        return st.strength[gnome]
     return UNKNOWN
 
 

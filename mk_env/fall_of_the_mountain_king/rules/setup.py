@@ -22,6 +22,7 @@ def chance_setup(st: FallState) -> None:
     """Every random draw of the setup, in the order of the text."""
     g, rng = st.game, st.rng
     pack, n = g.pack, st.num_players
+    st.strength = [int(s) for s in rng.permutation(st.strength)]  # gnome ids say nothing of strength
     st.hall_value = [int(pack.hall_tokens[i]) for i in rng.choice(len(pack.hall_tokens), len(g.side.halls),
                                                                      replace=False)]
     gates = [int(c) for c in rng.permutation(len(pack.clans))]

@@ -109,7 +109,7 @@ class FallState:
     def determinize(self, player: int, rng: np.random.Generator) -> FallState:
         """A copy in which everything ``player`` cannot see is resampled from ``rng``: the cards of the
         other players' draft hands it has not held and the ancestry deck, the strengths of facedown gnomes
-        it has not peeked at (gnome ids swapped among their places), the facedown gate cards it has not
+        it has not peeked at (dealt again among them), the facedown gate cards it has not
         peeked at and those put aside, the champion decks and the champions dealt to others at setup, and
         the generator."""
         st = self.clone()
@@ -128,9 +128,9 @@ class FallState:
         known = set(st.known_gnomes[player])
         hidden = [g for g, x in enumerate(st.gnome_at)
                   if (x in (SUPPLY, BY_SWARM) or (x >= 0 and not st.gnome_public[g] and g not in known))]
-        places = [st.gnome_at[g] for g in hidden]
-        for g, x in zip([hidden[i] for i in rng.permutation(len(hidden))], places):
-            st.gnome_at[g] = x
+        strengths = [st.strength[g] for g in hidden]
+        for g, i in zip(hidden, rng.permutation(len(hidden))):
+            st.strength[g] = strengths[i]
         # gate cards: facedown, not peeked, and the ones aside
         peeked = set(st.known_gates[player])
         slots = [i for i in range(st.revealed, len(st.invasion)) if i not in peeked]
