@@ -51,7 +51,7 @@ class GameEntry:
 GAMES: dict[str, GameEntry] = {e.name: e for e in (
     GameEntry("mountain_king", "In the Hall of the Mountain King", (2, 3, 4, 5), "mk_env.mountain_king.rules:Game",
               "mk_env.mountain_king.env", "mk_env.invariants:check_invariants", "agents.heuristic",
-              ("board_side", "workshops", "team_mode")),
+              ("board_side", "workshops", "team_mode", "payment")),
     GameEntry("cave_troll", "Cave Troll", (2, 3, 4), "mk_env.cave_troll.rules:Game", "mk_env.cave_troll_v0",
               "mk_env.cave_troll.rules.invariants:check", "agents.cave_troll_heuristic"),
 )}

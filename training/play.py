@@ -115,7 +115,8 @@ def _cmd(args: argparse.Namespace) -> int:
     if len(specs) not in counts:
         raise cli.UsageError(f"--agents: the game is for {counts[0]} to {counts[-1]} players, "
                              f"got {len(specs)} agents")
-    options = game_options(args.game, board_side=args.board_side, team_mode=args.teams or None)
+    options = game_options(args.game, board_side=args.board_side, team_mode=args.teams or None,
+                           payment=args.payment)
     if args.teams and len(specs) != 4:
         raise cli.UsageError(f"--teams: team play is for 4 agents (seats 0+3 against 1+2), got {len(specs)}")
     game = make_game(len(specs), options, args.game)  # a bad option is refused before the game is played
@@ -174,6 +175,9 @@ def register(subparsers) -> None:
                         "files you trust; docs/security.md)")
     p.add_argument("--replay", metavar="FILE", type=cli.out_file, default=None,
                    help="save the game record to FILE")
+    p.add_argument("--payment", choices=("auto", "choose"), default=None,
+                   help="who picks the tokens that pay: auto (the engine's fixed order, default) or choose "
+                        "(the payer; first game only)")
     p.add_argument("--teams", action="store_true",
                    help="team variant: 4 agents, seats 0 and 3 against seats 1 and 2")
     p.set_defaults(func=_cmd)

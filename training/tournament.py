@@ -320,7 +320,8 @@ def _cmd(args: argparse.Namespace) -> int:
     if args.address and args.backend != "ray":
         raise cli.UsageError(f"--address {args.address!r} is for --backend ray (a Ray cluster); "
                              f"the local backend uses --workers")
-    options = game_options(args.game, board_side=args.board_side, team_mode=args.teams or None)
+    options = game_options(args.game, board_side=args.board_side, team_mode=args.teams or None,
+                           payment=args.payment)
     options.pop("team_mode", None)  # --teams is run_tournament's own argument
     players = args.players if args.players is not None else (4 if args.teams else DEFAULT_PLAYERS)
     results = run_tournament(agents, players, args.games, args.seed, args.workers, args.out,
@@ -342,6 +343,9 @@ def register(subparsers) -> None:
     add_game_argument(p)
     p.add_argument("--players", type=cli.player_count, default=None,
                    help=f"players per game, 2-5 (default {DEFAULT_PLAYERS}; 4 with --teams)")
+    p.add_argument("--payment", choices=("auto", "choose"), default=None,
+                   help="who picks the tokens that pay: auto (the engine's fixed order, default) or choose "
+                        "(the payer; first game only)")
     p.add_argument("--teams", action="store_true",
                    help="team variant: 4 players, --agents are pairings like heuristic+heuristic,random")
     p.add_argument("--games", type=cli.game_count, default=DEFAULT_GAMES,
