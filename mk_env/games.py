@@ -54,6 +54,9 @@ GAMES: dict[str, GameEntry] = {e.name: e for e in (
               ("board_side", "workshops", "team_mode", "payment")),
     GameEntry("cave_troll", "Cave Troll", (2, 3, 4), "mk_env.cave_troll.rules:Game", "mk_env.cave_troll_v0",
               "mk_env.cave_troll.rules.invariants:check", "agents.cave_troll_heuristic"),
+    GameEntry("fall_of_the_mountain_king", "Fall of the Mountain King", (2, 3, 4, 5),
+              "mk_env.fall_of_the_mountain_king.rules:Game", "mk_env.fall_of_the_mountain_king_v0",
+              "mk_env.fall_of_the_mountain_king.rules.invariants:check", "agents.fall_heuristic"),
 )}
 
 

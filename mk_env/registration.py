@@ -34,6 +34,7 @@ def register_pettingzoo() -> None:
         return
     pettingzoo.register("aec", PETTINGZOO_ID, entry_point="mk_env.mountain_king.env.aec:env")
     __import__("mk_env.cave_troll.env.version", fromlist=["_"]).register_pettingzoo()  # cave_troll_v0
+    __import__("mk_env.fall_of_the_mountain_king.env.version", fromlist=["_"]).register_pettingzoo()
 
 
 def register_gymnasium() -> None:

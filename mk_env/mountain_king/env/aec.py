@@ -143,7 +143,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def observe_seat(self, seat: int, style: str) -> dict[str, np.ndarray]:
         """The observation of ``seat`` in ``style`` (``"dict"``, ``"flat"`` or ``"rllib"``)."""
         st = self.game_state
-        if st.current == seat and st.phase != self._game_over:
+        if st.current_player() == seat and st.phase != self._game_over:
             mask = st.legal_mask()
         else:
             mask = np.zeros(self.game.layout.size, np.int8)
@@ -183,7 +183,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self._rewards_cleared = False
             self._finish()
         else:
-            self.agent_selection = self.possible_agents[st.current]
+            self.agent_selection = self.possible_agents[st.current_player()]
         if not self._rewards_cleared:  # (adding cleared rewards, all 0, would change nothing)
             self._accumulate_rewards()
 

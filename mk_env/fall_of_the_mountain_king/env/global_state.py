@@ -1,0 +1,65 @@
+"""PettingZoo's global state of Fall of the Mountain King (``env.state()``): seat 0's observation, then what no
+single seat may see (every gnome's strength by location, the gate cards, every draft hand); and the entries of an
+ancestry cell, which the observation shares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mk_env.fall_of_the_mountain_king.rules import Symbol
+
+_F32 = np.float32
+
+
+def cell_vector(value: tuple[Symbol, int] | None, width: int) -> np.ndarray:
+    """A grid cell's or a card cell's entries: card, blank, the symbol (one-hot), strength / 3 (and the
+    marker, left 0)."""
+    v = np.zeros(width, _F32)
+    v[0] = 1.0
+    if value is None:
+        v[1] = 1.0
+    else:
+        v[2 + int(value[0])] = 1.0
+        v[2 + len(Symbol)] = value[1] / 3.0
+    return v
+
+
+def state_layout(ob: Any) -> tuple[list, dict[str, tuple[int, int, tuple[int, ...]]], int]:
+    """The global state's fields, their ``(start, stop, shape)`` and its size, for observer ``ob``."""
+    from mk_env.cave_troll.env.observation import Field
+
+    fields = [
+        Field("observation", (ob.size,), "seat 0's observation (the flat vector)", ()),
+        Field("gnomes", (ob.n_loc, 3), "per location: its gnomes of strength 1, 2, 3 (/ 10), facedown ones too", ()),
+        Field("gates", (ob.n_gates, ob.n_clans), "per gate card by the board: its clan (one-hot)", ()),
+        Field("hands", (ob.n, ob.hand, 4, ob.cell_width), "every seat's draft hand (absolute seats)", ()),
+    ]
+    slices, at = {}, 0
+    for f in fields:
+        size = int(np.prod(f.shape))
+        slices[f.key] = (at, at + size, f.shape)
+        at += size
+    return fields, slices, at
+
+
+def encode_state(ob: Any, st: Any) -> np.ndarray:
+    """The full-information vector of ``ob.state_slices`` for state ``st``."""
+    from .observation import COUNT_SCALE
+
+    out = np.zeros(ob.state_size, _F32)
+    out[:ob.size] = ob.encode_flat(st, 0)
+    part = {k: out[a:b].reshape(shape) for k, (a, b, shape) in ob.state_slices.items()}
+    strength = ob.game.gnome_strength
+    for gnome, x in enumerate(st.gnome_at):
+        if x >= 0:
+            part["gnomes"][x, strength[gnome] - 1] += 1.0 / COUNT_SCALE
+    for pos, clan in enumerate(st.invasion):
+        part["gates"][pos, clan] = 1.0
+    cards = ob.game.pack.cards
+    for seat, hand in enumerate(st.hands):
+        for slot, card in enumerate(hand[:ob.hand]):
+            for i, cell in enumerate(cards[card].cells[:4]):
+                part["hands"][seat, slot, i] = cell_vector(cell, ob.cell_width)
+    return out

@@ -1,0 +1,358 @@
+"""The Fall of the Mountain King observation encoder: one player's view of a game as a dict of float32
+arrays in [0, 1].
+
+Each array is declared once in :data:`PARTS` (its key, shape, meaning and entry names); the shapes, the
+:class:`gymnasium.spaces.Dict`, the offsets in the flat vector (:attr:`FallObserver.slices`) and the docs
+tables derive from there. The arrays are views onto one flat float32 buffer in the space's (sorted) key
+order, so the ``"flat"`` style equals ``gymnasium.spaces.flatten(space, encode(...))``.
+
+Egocentric: wherever an array has a player axis, row 0 is the observer, then the others in turn order
+(row ``k``: the seat ``k`` places clockwise after the observer). The action space counts seats absolutely,
+so ``game["seat_*"]`` says which seat row 0 is.
+
+Only what the observer may know is encoded, asked of :mod:`mk_env.fall_of_the_mountain_king.rules.knowledge`:
+every ancestry grid (face up), the map (trolls, champion pawns, lairs, how many gnomes stand where and the
+strength of those revealed in a battle or scouted by the observer), the gate cards revealed or scouted by the
+observer, the observer's own draft hand (the others': their size), the champion cards on display, held or
+removed, the 0-deck champions dealt to the observer, the clan board and the gnome wheel. Never a gnome's id
+(ids follow strength), another's hand or dealt champions, the decks' order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+from mk_env.cave_troll.env.observation import Field, Part  # the suite's declaration of an observation array
+
+from mk_env.fall_of_the_mountain_king.rules import CATEGORIES, PHASE_NAMES, Ability, Game, Phase, Symbol
+from mk_env.fall_of_the_mountain_king.rules import knowledge
+from mk_env.fall_of_the_mountain_king.rules.fields import BY_SWARM, BY_WHEEL, DISPLAY, HELD, REMOVED, SUPPLY
+
+from .global_state import cell_vector, encode_state, state_layout
+
+_F32 = np.float32
+SYMBOLS = tuple(s.name.lower() for s in Symbol)
+#: honor is encoded as min(honor, HONOR_SCALE) / HONOR_SCALE
+HONOR_SCALE = 200.0
+#: trolls, pawns and gnomes in one location, votes and influence are encoded as min(x, COUNT_SCALE) / COUNT_SCALE
+COUNT_SCALE = 10.0
+#: the numbers of a decision under way (power, trolls left to move, ...) are encoded / NUMBER_SCALE, capped
+NUMBER_SCALE = 10.0
+#: the pending decision's numbers, as named in ``state.pending``
+PENDING_NUMBERS = ("power", "strong", "weak", "bonus", "numbered", "left", "moved", "most", "m", "covered",
+                   "amount", "lair")
+
+
+def _who(k: int) -> str:
+    return "me" if k == 0 else f"+{k}"
+
+
+def _seats(ob: FallObserver, what: str) -> tuple[str, ...]:
+    return tuple(f"{what}_{_who(k)}" for k in range(ob.n))
+
+
+def _cell_entries(ob: FallObserver) -> tuple[str, ...]:
+    return ("card", "blank") + SYMBOLS + ("strength", "covered")
+
+
+def _map_entries(ob: FallObserver) -> tuple[str, ...]:
+    return (("cavern", "lair_space") + tuple(f"clan_{c.lower()}" for c in ob.game.pack.clans) + ("gate",)
+            + _seats(ob, "trolls") + _seats(ob, "pawns") + _seats(ob, "lair_of")
+            + ("gnomes", "gnomes_1", "gnomes_2", "gnomes_3", "gnomes_unknown"))
+
+
+def _champion_entries(ob: FallObserver) -> tuple[str, ...]:
+    pack = ob.game.pack
+    return (("on_display", "display_slot", "dealt_to_me", "removed") + _seats(ob, "held_by")
+            + _seats(ob, "influence") + ("claws_used", "pawn_on_map", "deck_0", "deck_1_2", "deck_3")
+            + tuple(f"clan_{c.lower()}" for c in pack.clans) + ("outsider", "votes")
+            + tuple(f"ability_{a.value}" for a in Ability) + ("amount",))
+
+
+def _game_entries(ob: FallObserver) -> tuple[str, ...]:
+    return (("my_decision",) + tuple(f"seat_{p}" for p in range(ob.n)) + ("wave_1", "wave_2", "wave_3")
+            + tuple(f"wheel_{i}_{s.name.lower()}" for i, s in enumerate(ob.game.pack.wheel.spaces))
+            + ("gnomes_supply", "gnomes_wheel", "gnomes_swarm", "deck_left", "gates_revealed"))
+
+
+def _player_entries(ob: FallObserver) -> tuple[str, ...]:
+    return (("honor",) + tuple(f"honor_{c}" for c in CATEGORIES)
+            + ("supply", "desperation", "troll_supply", "boost", "elder_bonus", "hand_size", "champions_held",
+               "turn_player", "deciding", "start_player"))
+
+
+def _pending_entries(ob: FallObserver) -> tuple[str, ...]:
+    names = ob.game.side.names
+    return (tuple(f"phase_{p}" for p in PHASE_NAMES) + tuple(f"action_{s}" for s in SYMBOLS[:4]) + PENDING_NUMBERS
+            + tuple(f"dest_{x}" for x in names) + tuple(f"loc_{x}" for x in names)
+            + tuple(f"option_{x}" for x in names) + tuple(f"card_{c.name}" for c in ob.game.pack.champions)
+            + tuple(f"cell_{i}" for i in range(ob.symbol_cells)))
+
+
+#: every array of the observation
+PARTS: tuple[Part, ...] = (
+    Part("adjacency", lambda ob: (ob.n_loc, ob.n_loc), "the map side's adjacency (static; a lair space touches "
+         "its caverns)", lambda ob: ob.game.side.names),
+    Part("ancestry", lambda ob: (ob.n, ob.game.cells, len(_cell_entries(ob))), "each player's ancestry grid "
+         "(egocentric) on the canvas, row-major: a card there, a blank cell, the symbol (one-hot), its strength / 3, "
+         "an ancestry marker on it", _cell_entries),
+    Part("champions", lambda ob: (ob.n_champ, len(_champion_entries(ob))), "per champion card: on display (and its "
+         "slot), dealt to me at setup, removed, its holder and each player's influence (egocentric, / 10), claws "
+         "covered, its pawn on the map; printed: deck, clan (or outsider), votes, ability, amount",
+         _champion_entries),
+    Part("clans", lambda ob: (ob.n_clans, ob.n + 5), "per clan (board order): each player's votes (egocentric, "
+         "/ 10), the vote tile's three values / 10, the swarm at its swarm point, its invasion gate card revealed",
+         lambda ob: _seats(ob, "votes") + ("tile_1st", "tile_2nd", "tile_3rd", "swarm", "invaded")),
+    Part("game", lambda ob: (len(_game_entries(ob)),), "my decision, my seat (one-hot, absolute), the wave "
+         "(one-hot), the wheel pawn's space (one-hot), gnomes in the supply, by the wheel and by the swarm (/ all), "
+         "the ancestry deck's size, the gate cards revealed", lambda ob: _game_entries(ob)),
+    Part("gates", lambda ob: (ob.n_gates, ob.n_clans + 3), "per gate card by the board, left to right: dealt, "
+         "revealed, its clan when I know it (revealed or scouted), unknown",
+         lambda ob: ("dealt", "revealed") + tuple(f"clan_{c.lower()}" for c in ob.game.pack.clans) + ("unknown",)),
+    Part("halls", lambda ob: (ob.n_halls, ob.n_loc + 2), "per Great Hall space: its token's value / 10, a "
+         "starburst tile in it, the caverns it touches (static)", lambda ob: ("value", "starburst") + ob.game.side.names),
+    Part("hand", lambda ob: (ob.hand, 4, len(_cell_entries(ob))), "my draft hand: per card slot, its 2x2 cells "
+         "(row-major) as in the ancestry grid", _cell_entries),
+    Part("map", lambda ob: (ob.n_loc, len(_map_entries(ob))), "per location: cavern or lair space, its clan, a gate "
+         "cavern, each player's trolls and champion pawns and whose lair (egocentric; counts / 10), the gnomes there "
+         "(/ 10) by the strength I know (revealed or scouted) and unknown", _map_entries),
+    Part("pending", lambda ob: (len(_pending_entries(ob)),), "the decision awaited (phase), the strong or weak "
+         "action's symbol and numbers, the destination and location in question, the caverns a gnome may run to, "
+         "the champion card in question, the symbol cells a strong action has gathered", _pending_entries),
+    Part("players", lambda ob: (ob.n, len(_player_entries(ob))), "per player (egocentric): honor (total and by "
+         "category, / 200 capped), supplies / 8, desperation tokens / 8, trolls in the supply / 25, honor boost, "
+         "elder symbols from champions, hand size, champions held, whose turn, who decides, start player",
+         _player_entries),
+)
+
+
+class FallObserver:
+    """Encodes states of one :class:`~mk_env.fall_of_the_mountain_king.rules.Game` for any of its players
+    (the suite's observer surface: ``space``, ``flat_space``, ``slices``, ``encode``, ``encode_flat``,
+    ``flatten``, ``views``, ``encode_state``, ``state_space``, ``state_slices``)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        pack, side = game.pack, game.side
+        self.n, self.n_loc, self.n_champ, self.n_clans = game.num_players, side.size, len(pack.champions), len(pack.clans)
+        self.n_spaces, self.n_gates, self.n_halls = len(pack.wheel.spaces), max(pack.rules.invasion_cards), len(side.halls)
+        self.hand, self.symbol_cells = pack.rules.hand, game.layout.symbol_cells
+        self.fields = [Field(p.key, p.shape(self), p.meaning, tuple(p.entries(self))) for p in PARTS]
+        self.space = spaces.Dict({f.key: spaces.Box(0.0, 1.0, f.shape, _F32) for f in self.fields})
+        shapes = {f.key: f.shape for f in self.fields}
+        ends = np.cumsum([int(np.prod(shapes[key])) for key in self.space.spaces])  # gymnasium's key order
+        self.slices = {key: (int(end - np.prod(shapes[key])), int(end), shapes[key])
+                       for key, end in zip(self.space.spaces, ends)}
+        self.size = int(ends[-1])
+        self.flat_space = spaces.Box(0.0, 1.0, (self.size,), _F32)
+        self.col = {f.key: {name: i for i, name in enumerate(f.entries)} for f in self.fields}
+        self.cell_width = len(_cell_entries(self))
+        self._wheel0 = self.col["game"]["wave_3"] + 1  # the wheel's first space follows the waves
+        self._grid_codes = self._code_table()
+        self._template = self._static_template()
+        self.state_fields, self.state_slices, self.state_size = state_layout(self)
+        self.state_space = spaces.Box(0.0, 1.0, (self.state_size,), _F32)
+
+    def __reduce__(self) -> tuple:
+        return FallObserver, (self.game,)
+
+    def _code_table(self) -> np.ndarray:
+        """Row ``code + 1`` (grid codes: -1 no card, 0 blank, 1 + symbol * 3 + strength - 1) -> cell entries."""
+        from mk_env.fall_of_the_mountain_king.rules.ancestry import decode
+
+        codes = 2 + len(SYMBOLS) * 3
+        table = np.zeros((codes, self.cell_width), _F32)
+        for code in range(0, codes - 1):
+            table[code + 1] = cell_vector(decode(code), self.cell_width)
+        return table
+
+    def _clan0(self, key: str) -> int:
+        """The column of the first clan's one-hot in part ``key``."""
+        return self.col[key][f"clan_{self.game.pack.clans[0].lower()}"]
+
+    def _static_template(self) -> np.ndarray:
+        """What never changes in a game: the map's geometry, the halls' caverns, the champions' printed facts."""
+        side, pack = self.game.side, self.game.pack
+        flat = np.zeros(self.size, _F32)
+        v = self.views(flat)
+        for x, near in enumerate(side.adjacent):
+            v["adjacency"][x, list(near)] = 1.0
+        mc, m = self.col["map"], v["map"]
+        m[:side.n_caverns, mc["cavern"]] = 1.0
+        m[side.n_caverns:, mc["lair_space"]] = 1.0
+        for x in range(side.n_caverns):
+            m[x, self._clan0("map") + side.clan_of[x]] = 1.0
+        for gates in side.gates:
+            m[list(gates), mc["gate"]] = 1.0
+        for h, caverns in enumerate(side.halls):
+            v["halls"][h, 2 + np.array(caverns)] = 1.0
+        cc, ch = self.col["champions"], v["champions"]
+        for c, champ in enumerate(pack.champions):
+            ch[c, cc["deck_0"] + champ.deck] = 1.0
+            ch[c, cc["outsider"] if champ.clan < 0 else self._clan0("champions") + champ.clan] = 1.0
+            ch[c, cc["votes"]] = min(champ.votes, COUNT_SCALE) / COUNT_SCALE
+            ch[c, cc[f"ability_{champ.ability.value}"]] = 1.0
+            ch[c, cc["amount"]] = min(champ.amount, NUMBER_SCALE) / NUMBER_SCALE
+        return flat
+
+    # -- encoding ---------------------------------------------------------------------------------------
+    def views(self, flat: np.ndarray) -> dict[str, np.ndarray]:
+        """The observation dict of a flat vector (views, no copy; in the space's key order)."""
+        return {key: flat[a:b].reshape(shape) for key, (a, b, shape) in self.slices.items()}
+
+    def flatten(self, obs: dict[str, np.ndarray]) -> np.ndarray:
+        """The flat vector of an observation dict."""
+        return np.concatenate([np.asarray(obs[key], _F32).ravel() for key in self.slices])
+
+    def encode(self, st, player: int) -> dict[str, np.ndarray]:
+        """The observation of ``player`` (fresh arrays): views onto :meth:`encode_flat`'s vector."""
+        return self.views(self.encode_flat(st, player))
+
+    def encode_flat(self, st, player: int) -> np.ndarray:
+        """The observation of ``player`` as one fresh float32 vector of :attr:`size` entries."""
+        flat = self._template.copy()
+        v = self.views(flat)
+        order = [(player + k) % self.n for k in range(self.n)]  # egocentric row k -> seat
+        self._fill_ancestry(st, order, v["ancestry"])
+        self._fill_map(st, player, order, v["map"])
+        self._fill_champions(st, player, order, v["champions"])
+        self._fill_board(st, player, order, v)
+        self._fill_players(st, order, v["players"])
+        self._fill_pending(st, v["pending"])
+        return flat
+
+    def _fill_ancestry(self, st, order: list[int], out: np.ndarray) -> None:
+        for k, seat in enumerate(order):
+            out[k] = self._grid_codes[np.asarray(st.grid[seat]) + 1]
+            out[k, :, -1] = st.covered[seat]
+
+    def _fill_map(self, st, player: int, order: list[int], m: np.ndarray) -> None:
+        mc, n = self.col["map"], self.n
+        trolls = np.asarray(st.trolls, _F32)[:, order]
+        m[:, mc["trolls_me"]:mc["trolls_me"] + n] = np.minimum(trolls, COUNT_SCALE) / COUNT_SCALE
+        ego = {seat: k for k, seat in enumerate(order)}
+        pawns = mc["pawns_me"]
+        for c, x in enumerate(st.champ_loc):
+            if x >= 0:
+                m[x, pawns + ego[st.champ_owner[c]]] += 1.0 / COUNT_SCALE
+        for seat, lairs in enumerate(st.lairs):
+            for x in lairs:
+                m[x, mc["lair_of_me"] + ego[seat]] = 1.0
+        strength = mc["gnomes"]
+        for gnome, x in enumerate(st.gnome_at):
+            if x >= 0:
+                s = knowledge.gnome_strength(st, player, gnome)
+                m[x, strength] += 1.0 / COUNT_SCALE
+                m[x, strength + (s if s > 0 else 4)] += 1.0 / COUNT_SCALE
+        np.minimum(m, 1.0, out=m)
+
+    def _fill_champions(self, st, player: int, order: list[int], ch: np.ndarray) -> None:
+        cc, n = self.col["champions"], self.n
+        for slot, c in enumerate(st.display):
+            ch[c, cc["on_display"]] = 1.0
+            ch[c, cc["display_slot"]] = (slot + 1) / len(st.display)
+        for c in knowledge.dealt_champions(st, player, player):
+            ch[c, cc["dealt_to_me"]] = 1.0
+        ego = {seat: k for k, seat in enumerate(order)}
+        for c, state in enumerate(st.champ_state):
+            if state == HELD:
+                ch[c, cc["held_by_me"] + ego[st.champ_owner[c]]] = 1.0
+            elif state == REMOVED:
+                ch[c, cc["removed"]] = 1.0
+            elif state != DISPLAY:
+                continue
+            ch[c, cc["claws_used"]] = min(st.claws_used[c], 3) / 3.0
+            ch[c, cc["pawn_on_map"]] = float(st.champ_loc[c] >= 0)
+        infl = np.asarray(st.influence, _F32)[:, order]
+        ch[:, cc["influence_me"]:cc["influence_me"] + n] = np.minimum(infl, COUNT_SCALE) / COUNT_SCALE
+
+    def _fill_board(self, st, player: int, order: list[int], v: dict[str, np.ndarray]) -> None:
+        """The clan board, the gate cards, the halls, my hand and the game's scalars."""
+        n, cl = self.n, v["clans"]
+        cl[:, :n] = np.minimum(np.asarray(st.votes, _F32)[:, order], COUNT_SCALE) / COUNT_SCALE
+        tiles = self.game.pack.vote_tiles
+        for clan, tile in enumerate(st.vote_tiles):
+            cl[clan, n:n + 3] = np.asarray(tiles[tile], _F32) / 10.0
+        cl[st.swarm, n + 3] = 1.0
+        gates = v["gates"]
+        for pos in range(len(st.invasion)):
+            gates[pos, 0] = 1.0
+            gates[pos, 1] = float(pos < st.revealed)
+            clan = knowledge.gate_card(st, player, pos)
+            gates[pos, -1 if clan < 0 else 2 + clan] = 1.0
+            if pos < st.revealed:
+                cl[st.invasion[pos], n + 4] = 1.0
+        halls = v["halls"]
+        halls[:, 0] = np.asarray(st.hall_value, _F32) / 10.0
+        halls[:, 1] = np.asarray(st.starburst) >= 0
+        hand, cards = v["hand"], self.game.pack.cards
+        for slot, card in enumerate(knowledge.hand(st, player, player)[:self.hand]):
+            for i, cell in enumerate(cards[card].cells[:4]):
+                hand[slot, i] = cell_vector(cell, self.cell_width)
+        g, gc = v["game"], self.col["game"]
+        g[gc["my_decision"]] = float(st.current_player() == player)
+        g[gc["seat_0"] + player] = 1.0
+        g[gc["wave_1"] + min(st.wave, 3) - 1] = 1.0
+        g[self._wheel0 + st.wheel] = 1.0
+        where = np.asarray(st.gnome_at)
+        total = len(where)
+        g[gc["gnomes_supply"]] = np.count_nonzero(where == SUPPLY) / total
+        g[gc["gnomes_wheel"]] = np.count_nonzero(where == BY_WHEEL) / total
+        g[gc["gnomes_swarm"]] = np.count_nonzero(where == BY_SWARM) / total
+        g[gc["deck_left"]] = len(st.deck) / len(self.game.pack.cards)
+        g[gc["gates_revealed"]] = st.revealed / self.n_gates
+
+    def _fill_players(self, st, order: list[int], rows: np.ndarray) -> None:
+        pc, rules = self.col["players"], self.game.pack.rules
+        held = np.bincount([o for o, s in zip(st.champ_owner, st.champ_state) if s == HELD], minlength=self.n)
+        for k, seat in enumerate(order):
+            r = rows[k]
+            r[pc["honor"]] = min(st.honor[seat], HONOR_SCALE) / HONOR_SCALE
+            r[pc["honor_battle"]:pc["honor_battle"] + len(CATEGORIES)] = np.minimum(st.honor_by[seat], 100) / 100.0
+            r[pc["supply"]] = st.supply[seat] / rules.supply_max
+            r[pc["desperation"]] = min(st.desperation[seat], 8) / 8.0
+            r[pc["troll_supply"]] = st.troll_supply[seat] / rules.trolls
+            r[pc["boost"]] = st.boost[seat] / max(self.game.pack.wheel.boost_track, 1)
+            r[pc["elder_bonus"]] = min(st.elder_bonus[seat], NUMBER_SCALE) / NUMBER_SCALE
+            r[pc["hand_size"]] = len(st.hands[seat]) / self.hand
+            r[pc["champions_held"]] = min(held[seat], NUMBER_SCALE) / NUMBER_SCALE
+            r[pc["turn_player"]] = float(st.turn_player == seat)
+            r[pc["deciding"]] = float(st.current_player() == seat)
+            r[pc["start_player"]] = float(st.start_player == seat)
+
+    def _fill_pending(self, st, out: np.ndarray) -> None:
+        """The phase and the context of the decision awaited (``state.pending``; never a gnome's id)."""
+        pc = self.col["pending"]
+        if 0 <= st.phase < len(PHASE_NAMES):
+            out[st.phase] = 1.0
+        p = st.pending
+        if not p:
+            return
+        if "action" in p:
+            out[pc["action_advance"] + int(p["action"])] = 1.0
+        for name in PENDING_NUMBERS:
+            if name in p:
+                out[pc[name]] = min(int(p[name]), NUMBER_SCALE) / NUMBER_SCALE
+        names = self.game.side.names
+        if "dest" in p:
+            out[pc["dest_" + names[0]] + p["dest"]] = 1.0
+        for key in ("loc", "src"):
+            if key in p:
+                out[pc["loc_" + names[0]] + p[key]] = 1.0
+        for x in p.get("chosen", ()):
+            out[pc["loc_" + names[0]] + x] = 1.0
+        for x in p.get("options", ()):
+            out[pc["option_" + names[0]] + x] = 1.0
+        if "card" in p and p["card"] >= 0:
+            out[pc["card_" + self.game.pack.champions[0].name] + p["card"]] = 1.0
+        for cell in p.get("cells", ()):
+            out[pc["cell_0"] + cell] = 1.0
+
+    # -- PettingZoo's global state (:mod:`.global_state`) ----------------------------------------------------
+    def encode_state(self, st) -> np.ndarray:
+        """PettingZoo's ``state()``: seat 0's observation, then every hidden part (:attr:`state_slices`)."""
+        return encode_state(self, st)
+
+
+__all__ = ["COUNT_SCALE", "FallObserver", "HONOR_SCALE", "PARTS"]
