@@ -147,6 +147,7 @@ class Leaf:
     turns_left: int
     path: list[tuple[Node, int]] = field(default_factory=list, repr=False)
     node: Node | None = field(default=None, repr=False)
+    backed_up: bool = field(default=False, repr=False)
 
 
 class Search:
@@ -214,10 +215,15 @@ class Search:
                       ) -> None:
         """Expand ``leaf``'s node with ``priors`` (over ``leaf.actions``; normalised here, so any
         non-negative weights do) and back ``values`` (one per seat, in [-1, 1]) up its path."""
+        if leaf.backed_up:
+            raise ValueError("expand_backup: this leaf was already backed up (each select() gives one leaf to "
+                             "back up once)")
         values = np.asarray(values, dtype=float)
         if values.shape != (self.num_players,):
             raise ValueError(f"expand_backup: values must have one entry per seat ({self.num_players}), got "
                              f"shape {values.shape}")
+        if not np.all(np.abs(values) <= 1 + 1e-6):
+            raise ValueError(f"expand_backup: values must be finite and in [-1, 1], got {values.tolist()}")
         if leaf.needs_priors:
             priors = np.asarray(priors, dtype=float)
             if priors.shape != (len(leaf.actions),) or not np.all(np.isfinite(priors)) or (priors < 0).any():
@@ -229,6 +235,7 @@ class Search:
                 noise = self.rng.dirichlet(np.full(len(priors), self.config.dirichlet_alpha))
                 priors = (1 - self.config.dirichlet_frac) * priors + self.config.dirichlet_frac * noise
             leaf.node.add(leaf.actions.tolist(), priors)
+        leaf.backed_up = True
         self._backup(leaf.path, values)
 
     def root_visits(self) -> tuple[np.ndarray, np.ndarray]:

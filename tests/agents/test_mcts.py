@@ -152,6 +152,11 @@ def test_bad_priors_and_values_are_refused_clearly() -> None:
         tree.expand_backup(leaf, np.ones(len(leaf.actions)), [0.0])
     with pytest.raises(ValueError, match="non-negative weights"):
         tree.expand_backup(leaf, -np.ones(len(leaf.actions)), [0.0, 0.0])
+    with pytest.raises(ValueError, match=r"finite and in \[-1, 1\]"):
+        tree.expand_backup(leaf, np.ones(len(leaf.actions)), [float("nan"), 3.0])
+    tree.expand_backup(leaf, np.ones(len(leaf.actions)), [0.5, -0.5])
+    with pytest.raises(ValueError, match="already backed up"):
+        tree.expand_backup(leaf, np.ones(len(leaf.actions)), [0.5, -0.5])
     with pytest.raises(ValueError, match="one budget"):
         tree.run(UniformEvaluator())
     with pytest.raises(ValueError, match="seat must be in"):
