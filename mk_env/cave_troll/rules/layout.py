@@ -3,47 +3,26 @@ block and an argument; :meth:`ActionLayout.describe` says in words what any acti
 
 from __future__ import annotations
 
-import bisect
+from mk_env.core.flat_engine import BlockLayout
 
 from .content import CaveTrollPack
 from .vocabulary import Block
 
 
-class ActionLayout:
+class ActionLayout(BlockLayout):
     """The blocks of the action space for a pack and a number of players."""
 
     def __init__(self, pack: CaveTrollPack, num_players: int):
         self.pack, self.num_players = pack, num_players
         self.slots = pack.slots
         n_loc, n_rooms, ids = pack.lair.size, pack.lair.n_rooms, num_players * pack.slots
-        self.sizes: dict[Block, int] = {
+        sizes: dict[Block, int] = {
             Block.END_TURN: 1, Block.DRAW: 1, Block.DECLINE: 1, Block.PLACE: n_loc,
             Block.MOVE: pack.slots * n_loc, Block.PUSH: ids, Block.PUSH_TO: n_loc, Block.ORC: ids,
             Block.HELM: ids, Block.STEP: n_loc, Block.CHALICE: n_loc, Block.TELEPORT: n_loc,
             Block.IDOL: n_rooms, Block.WAND: n_rooms, Block.CLOAK: pack.slots, Block.SWORD: n_rooms,
         }
-        self.offset: dict[Block, int] = {}
-        at = 0
-        for b in Block:
-            self.offset[b] = at
-            at += self.sizes[b]
-        self.size = at
-        self._starts = [self.offset[b] for b in Block]
-        self._blocks = list(Block)
-
-    def index(self, block: Block | str, arg: int = 0) -> int:
-        """The action number of argument ``arg`` in ``block``."""
-        block = Block(block)
-        if not 0 <= arg < self.sizes[block]:
-            raise ValueError(f"{block} argument {arg} out of range 0..{self.sizes[block] - 1}")
-        return self.offset[block] + arg
-
-    def decode(self, action: int) -> tuple[Block, int]:
-        """(block, argument within the block)."""
-        if not 0 <= action < self.size:
-            raise ValueError(f"action {action} is outside the action space 0..{self.size - 1}")
-        b = self._blocks[bisect.bisect_right(self._starts, action) - 1]
-        return b, action - self.offset[b]
+        super().__init__(Block, sizes)
 
     def move(self, slot: int, dest: int) -> int:
         """The action number moving counter ``slot`` to location ``dest``."""

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from mk_env.core.flat_engine import ChanceState
+
 from . import engine, scoring
 from .fields import COPIED, FIELDS, FIELD_NAMES, NESTED, PENDING, SHARED, blank
 from .vocabulary import PHASE_NAMES, STACK, Phase, pending_to_save
@@ -21,7 +23,7 @@ if TYPE_CHECKING:
 FORMAT_VERSION = 1
 
 
-class CaveTrollState:
+class CaveTrollState(ChanceState):
     """One game in progress. Create with :meth:`Game.new_initial_state`."""
 
     __slots__ = ("game", "_rng", "_rng_state", "_cache", "_occ") + FIELD_NAMES
@@ -34,57 +36,12 @@ class CaveTrollState:
         self._occ: Occupancy | None = None  # who is where, kept up to date by board.relocate
         blank(self, game)
 
-    # -- engine surface -----------------------------------------------------------------------------
-    @property
-    def num_players(self) -> int:
-        return self.game.num_players
-
-    @property
-    def rng(self) -> np.random.Generator:
-        """The generator of the game's chance (setup's shuffles and first player; part of the state)."""
-        if self._rng is None:
-            self._rng = np.random.Generator(np.random.PCG64())
-            self._rng.bit_generator.state = self._rng_state
-            self._rng_state = None
-        return self._rng
-
-    def _rng_dict(self) -> dict:
-        return self._rng.bit_generator.state if self._rng is not None else self._rng_state
+    # -- engine surface (the rest: :class:`~mk_env.core.flat_engine.ChanceState`) ----------------------
+    ENGINE, PHASE_NAMES, GAME_OVER = engine, PHASE_NAMES, Phase.GAME_OVER
 
     def current_player(self) -> int:
         """The seat whose decision it is (an escaping player during escapes); -1 once the game is over."""
         return -1 if self.phase == Phase.GAME_OVER else self.current
-
-    def decision_kind(self) -> str:
-        """The kind of decision awaited: the phase's name, e.g. "escape"."""
-        return PHASE_NAMES[self.phase]
-
-    def is_terminal(self) -> bool:
-        return self.phase == Phase.GAME_OVER
-
-    def legal_actions(self) -> np.ndarray:
-        """The legal decisions now, as sorted action numbers (read-only array)."""
-        return engine.legal_actions(self)
-
-    def legal_mask(self) -> np.ndarray:
-        """int8 mask over the whole action space: 1 exactly where :meth:`legal_actions` has it."""
-        mask = np.zeros(self.game.layout.size, dtype=np.int8)
-        mask[engine.legal_actions(self)] = 1
-        return mask
-
-    def is_legal(self, action: object) -> bool:
-        """Whether ``action`` is legal now (a non-integer raises the engine's ``ActionTypeError``)."""
-        a = engine.action_number(action, self.game.layout.size)
-        legal = engine.legal_actions(self)
-        i = int(legal.searchsorted(a))
-        return i < len(legal) and int(legal[i]) == a
-
-    def apply(self, action: object) -> None:
-        """Apply one decision. An illegal one raises :class:`IllegalActionError` and changes nothing."""
-        engine.apply_action(self, action)
-
-    def describe_action(self, action: int) -> str:
-        return self.game.layout.describe(action)
 
     #: gold by scoring category and ``total``; the ranks (0 = winner, ties share); the returns
     score_breakdown = scoring.breakdown

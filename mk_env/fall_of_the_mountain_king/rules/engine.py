@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mk_env.core.errors import IllegalActionError, action_number
+from mk_env.core import flat_engine
 
 # every mechanic's module (scoring and waveend only register their tasks: flow.TASKS)
 from . import actions, ancestry, battle, champions, scoring, setup, swarm, waveend, wheel
@@ -105,14 +105,7 @@ def legal_by_block(st: FallState) -> dict[Block, list[int]]:
 
 def legal_actions(st: FallState) -> np.ndarray:
     """The legal action numbers, sorted (memoised until the state changes)."""
-    legal = st._cache.get("legal")
-    if legal is None:
-        offset = st.game.layout.offset
-        nums = [offset[b] + a for b, args in legal_by_block(st).items() for a in args]
-        legal = np.array(sorted(nums), dtype=np.int64)
-        legal.flags.writeable = False
-        st._cache["legal"] = legal
-    return legal
+    return flat_engine.legal_actions(st, legal_by_block)
 
 
 def _done(st: FallState, arg: int) -> None:
@@ -178,35 +171,10 @@ APPLY: dict[Block, Callable[[FallState, int], None]] = {
 def apply_action(st: FallState, action: object) -> None:
     """Apply one decision, or raise :class:`IllegalActionError` (what, why, what is allowed) and change
     nothing."""
-    layout = st.game.layout
-    a = action_number(action, layout.size)
-    legal = legal_actions(st)
-    i = int(legal.searchsorted(a))
-    if i >= len(legal) or int(legal[i]) != a:
-        raise IllegalActionError(why_illegal(st, a))
-    block, arg = layout.decode(a)
-    st._cache.clear()
-    APPLY[block](st, arg)
+    flat_engine.apply_checked(st, action, legal_actions(st), why_illegal, APPLY)
 
 
 def why_illegal(st: FallState, a: int) -> str:
     """The message of an illegal decision: the action, why it is refused, the legal ones."""
-    layout = st.game.layout
-    if not 0 <= a < layout.size:
-        return f"action {a} is outside the action space 0..{layout.size - 1}"
-    block, _ = layout.decode(a)
-    what = f"action {a} ({layout.describe(a)})"
-    if st.phase == Phase.GAME_OVER:
-        return f"{what} is not legal: the game is over"
-    phase = PHASE_NAMES[st.phase]
-    legal = legal_by_block(st)
-    if block not in PHASE_BLOCKS[Phase(st.phase)]:
-        why = f"a {block} decision is not awaited in the {phase} phase"
-    elif block not in legal:
-        why = f"no {block} decision is possible now"
-    else:
-        some = "; ".join(layout.describe(layout.offset[block] + x) for x in legal[block][:6])
-        why = f"that {block} breaks a rule of the {phase} phase (legal {block} decisions: {some}" + (
-            ", ..." if len(legal[block]) > 6 else "") + ")"
-    allowed = "; ".join(f"{b}: {len(v)} ({layout.describe(layout.offset[b] + v[0])}, ...)" for b, v in legal.items())
-    return f"{what} is not legal for seat {st.decider}: {why}; legal now: {allowed}"
+    return flat_engine.illegal_message(st.game.layout, a, st.decider, st.phase == Phase.GAME_OVER,
+                                       PHASE_NAMES[st.phase], PHASE_BLOCKS[Phase(st.phase)], legal_by_block(st))

@@ -3,20 +3,20 @@ block and an argument; :meth:`ActionLayout.describe` says in words what any acti
 
 from __future__ import annotations
 
-import bisect
+from mk_env.core.flat_engine import BlockLayout
 
 from .content import FallPack, MapSide
 from .vocabulary import ACTIONS, SYMBOL_NAMES, Block
 
 
-class ActionLayout:
+class ActionLayout(BlockLayout):
     """The blocks of the action space for a pack, a map side and a number of players."""
 
     def __init__(self, pack: FallPack, side: MapSide, num_players: int, cells: int, cols: int):
         self.pack, self.side, self.num_players, self.cells, self.cols = pack, side, num_players, cells, cols
         champs, size = len(pack.champions), side.size
         symbol_cells = cells + champs
-        self.sizes: dict[Block, int] = {
+        sizes: dict[Block, int] = {
             Block.DONE: 1, Block.END_TURN: 1, Block.KEEP: 2, Block.LAIR_PAIR: len(side.lair_pairs),
             Block.LAIR_TROLL: size, Block.PAWN_SETUP: 2, Block.PLACE: pack.rules.hand * cells, Block.WILD: cells,
             Block.WEAK: len(ACTIONS) * symbol_cells, Block.STRONG: len(ACTIONS) * symbol_cells,
@@ -28,28 +28,7 @@ class ActionLayout:
             Block.HALL: len(side.halls), Block.COUNT: pack.rules.trolls,
         }
         self.symbol_cells = symbol_cells
-        self.offset: dict[Block, int] = {}
-        at = 0
-        for b in Block:
-            self.offset[b] = at
-            at += self.sizes[b]
-        self.size = at
-        self._starts = [self.offset[b] for b in Block]
-        self._blocks = list(Block)
-
-    def index(self, block: Block | str, arg: int = 0) -> int:
-        """The action number of argument ``arg`` in ``block``."""
-        block = Block(block)
-        if not 0 <= arg < self.sizes[block]:
-            raise ValueError(f"{block} argument {arg} out of range 0..{self.sizes[block] - 1}")
-        return self.offset[block] + arg
-
-    def decode(self, action: int) -> tuple[Block, int]:
-        """(block, argument within the block)."""
-        if not 0 <= action < self.size:
-            raise ValueError(f"action {action} is outside the action space 0..{self.size - 1}")
-        b = self._blocks[bisect.bisect_right(self._starts, action) - 1]
-        return b, action - self.offset[b]
+        super().__init__(Block, sizes)
 
     def weak(self, action: int, cell: int) -> int:
         """The action number of a weak ``action`` (a Symbol) on symbol cell ``cell``."""
