@@ -3,9 +3,10 @@
 The run's files follow :mod:`training.train`'s (the MaskablePPO route): ``config.json`` (its settings,
 ``"algo": "ppo"``), ``config_resume.json``, ``eval.csv`` and ``learning_curve.png`` (the gauntlet:
 ``random`` and ``heuristic``, seat-rotated, seeds 10000+i, the learner greedy, every ``--eval-every``
-steps), ``tb/`` (TensorBoard: ``eval/*``, ``train/*`` losses, ``rollout/*`` of the training games, all and
-those against the heuristic alone), ``games.csv`` (every finished training game: the step count after
-its rollout's update, won, the learner's honour, the best opponent's, the opponents),
+steps), ``tb/`` (TensorBoard: ``eval/*``, ``train/*`` losses, ``rollout/*`` of the training games,
+all and those against the heuristic alone), ``games.csv`` (every finished training game: the steps
+trained on when its rollout began, won, the learner's honour, the best opponent's, the opponents;
+those against the heuristic drawn in ``training_games.png``),
 ``snapshots/`` (the opponent pool's, every ``--snapshot-every`` steps), ``checkpoints/`` (weights,
 Adam's moments, the settings and the wall time, every ``--checkpoint-every`` steps; the last two
 kept) and ``final_model.safetensors`` (``ppo:DIR/final_model.safetensors``). Every model file is the
@@ -293,7 +294,46 @@ def _learn(run: FastRun, timesteps: int) -> Path:
         run.writer.close()
     if read_eval(run.out):
         plot_learning_curve(run.out, title=f"PPO (factorised policy), {s['game']}, {s['players']} players")
+    if any(source.startswith("heuristic") for source in parse_opponents(s["opponents"])):
+        try:
+            plot_training_games(run.out)
+        except ValueError:  # no training game against the heuristic alone yet
+            pass
     return final
+
+
+def plot_training_games(out: str | Path, opponents: str = "heuristic", bin_steps: int = 25_000,
+                        png: str | Path | None = None) -> Path:
+    """The learner's honour lead and win rate in its training games against ``opponents`` (as
+    ``games.csv`` names them), in bins of ``bin_steps`` steps: ``DIR/training_games.png``."""
+    from matplotlib.figure import Figure
+    with open(Path(out) / "games.csv", newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["opponents"] == opponents]
+    if not rows:
+        raise ValueError(f"{out}/games.csv holds no training game against {opponents}")
+    bins: dict[int, list[dict[str, str]]] = {}
+    for r in rows:
+        bins.setdefault(int(r["timesteps"]) // bin_steps * bin_steps, []).append(r)
+    steps = sorted(bins)
+    lead = [sum(int(r["honour"]) - int(r["best_other_honour"]) for r in bins[k]) / len(bins[k]) for k in steps]
+    wins = [sum(int(r["won"]) for r in bins[k]) / len(bins[k]) for k in steps]
+    fig = Figure(figsize=(6.4, 3.8))
+    ax = fig.subplots()
+    ax.plot(steps, lead, marker="o", ms=3, label="honour lead per game")
+    ax.axhline(0, color="gray", ls=":", lw=1)
+    ax.set_xlabel(f"learner steps (bins of {bin_steps:,})")
+    ax.set_ylabel(f"learner's honour minus {opponents}'s")
+    right = ax.twinx()
+    right.plot(steps, wins, color="C1", marker="s", ms=3, label="win rate")
+    right.set_ylim(-0.02, 1.02)
+    right.set_ylabel("win rate")
+    ax.set_title(f"training games against {opponents} (learner sampling; {len(rows)} games)")
+    handles = ax.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0]
+    ax.legend(handles, [h.get_label() for h in handles], loc="upper left")
+    fig.tight_layout()
+    png = Path(png) if png else Path(out) / "training_games.png"
+    fig.savefig(png, dpi=110)
+    return png
 
 
 def _tensorboard(folder: Path) -> Any:

@@ -47,6 +47,14 @@ def test_a_tiny_run_writes_the_final_model_checkpoints_snapshots_and_evaluations
     assert (out / "learning_curve.png").is_file() and (out / "tb").is_dir()
 
 
+def test_the_training_games_are_drawn_from_games_csv(run, tmp_path):
+    from training.fast_ppo_run import plot_training_games
+    out, _ = run
+    assert plot_training_games(out, "random", bin_steps=50, png=tmp_path / "g.png").stat().st_size > 1000
+    with pytest.raises(ValueError, match="no training game against mcts"):
+        plot_training_games(out, "mcts")
+
+
 def test_the_final_model_plays_a_full_game_as_a_ppo_agent_spec(run):
     _, final = run
     actions: list[int] = []
