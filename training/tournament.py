@@ -76,7 +76,7 @@ def play_game(specs: list[str], seed: int, options: dict[str, Any] | None = None
         "ranks": [int(r) for r in state.ranks()],
         "scores": [state.score_breakdown(p) for p in range(len(specs))],
         "start_points": start_points(played, state),
-        "turns": int(state.turn) + 1,
+        "turns": int(state.turn) + 1 if hasattr(state, "turn") else None,  # Fall counts waves, not turns
         "decisions": len(actions),
         "seconds": round(time.perf_counter() - t0, 3),
     }
@@ -89,7 +89,8 @@ def start_points(game: Any, state: Any) -> list[int]:
     first player)."""
     if game_name(game) != DEFAULT_GAME:
         n = state.num_players
-        return [(p - state.first_player) % n for p in range(n)]
+        first = state.first_player if hasattr(state, "first_player") else state.start_player  # Fall: the hammer
+        return [(p - first) % n for p in range(n)]
     start = {sq: k for k, (sq, _) in enumerate(game.geo.start_points)}
     return [start[int(sq)] for sq in state.gate_sq]
 
