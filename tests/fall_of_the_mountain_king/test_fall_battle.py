@@ -5,7 +5,7 @@ import numpy as np
 from fall_helpers import (STOP, act, at_phase, cavern, cell, decide, give_champion, only, play, put_trolls,
                           set_grid, two_player_map)
 
-from mk_env.fall_of_the_mountain_king.rules import Block, Phase, Symbol
+from mk_env.fall_of_the_mountain_king.rules import Block, Game, Phase, Symbol
 from mk_env.fall_of_the_mountain_king.rules.battle import battle_turn
 
 A, B, I, G = (int(s) for s in (Symbol.ADVANCE, Symbol.BOLSTER, Symbol.INFLUENCE, Symbol.GNOME))
@@ -160,3 +160,13 @@ def test_a_strong_action_may_start_with_a_champion_symbol_and_join_any_grid_symb
     assert only(st, Block.ADD) == [cell(st, 0, 0), cell(st, 0, 3)]
     act(st, Block.ADD, cell(st, 0, 3))
     assert only(st, Block.ADD) == [] and st.pending["power"] == 2
+
+
+def test_the_state_counts_the_battle_turns_begun():
+    """``turn`` is the turns begun minus one, as the suite's other games count (the game lasted turn + 1)."""
+    assert Game(2).new_initial_state(1).turn == -1
+    st = two_player_map()
+    st.supply, st.turn = [2, 0], 5
+    st.tasks = [STOP]
+    battle_turn(st, 0)
+    assert st.turn == 6 and st.turn_player == 0

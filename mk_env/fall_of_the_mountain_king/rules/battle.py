@@ -36,6 +36,7 @@ def battle_turn(st: FallState, seat: int) -> None:
         push(st, ["wave_end"])
         return
     st.turn_player = p
+    st.turn += 1
     st.supply[p] -= 1  # "spend 1 supply (move your barrel 1 space left)"
     push(st, ["battle_turn", (p + 1) % n])
     ask(st, Phase.TURN, p, weak=0)

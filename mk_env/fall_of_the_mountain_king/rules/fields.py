@@ -25,6 +25,8 @@ FIELDS: tuple[tuple[str, str, str], ...] = (
     ("wave", INT, "the wave, 1..3"),
     ("start_player", INT, "the seat holding the start player marker (hammer)"),
     ("turn_player", INT, "the seat whose battle turn it is (-1 outside the battle)"),
+    ("turn", INT, "battle turns begun so far minus one, all waves together (-1 before the first; as the suite's "
+                  "other games count: the game lasted turn + 1 turns)"),
     ("wheel", INT, "the wheel pawn's space"),
     ("swarm", INT, "the clan whose swarm point holds the swarm token"),
     ("stamp", INT, "a counter ordering every influence and vote marker placed (bottom of a stack first)"),
@@ -83,7 +85,8 @@ def blank(st: object, game: Game) -> None:
     champs = len(pack.champions)
     clans = len(pack.clans)
     values = {
-        "phase": RUNNING, "decider": 0, "wave": 1, "start_player": 0, "turn_player": -1, "wheel": 0, "swarm": 0,
+        "phase": RUNNING, "decider": 0, "wave": 1, "start_player": 0, "turn_player": -1, "turn": -1, "wheel": 0,
+        "swarm": 0,
         "stamp": 0, "falls": 0, "revealed": 0, "pending": {}, "tasks": [], "supply": [0] * n, "desperation": [0] * n,
         "honor": [0] * n, "honor_by": [[0] * 8 for _ in range(n)], "boost": [0] * n,
         "troll_supply": [pack.rules.trolls] * n, "trolls": [[0] * n for _ in range(side.size)],
