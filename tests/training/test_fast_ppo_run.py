@@ -168,3 +168,14 @@ def test_two_collector_processes_train_and_a_dead_one_stops_the_run_with_a_check
     with pytest.raises(TrainingStopped, match="collector worker 1 .* killed by SIGKILL") as stopped:
         train_fast_ppo(tmp_path / "dead", timesteps=100_000, **{**TINY, "workers": 2, "eval_every": 0})
     assert stopped.value.exit_code == 1 and read_config(stopped.value.checkpoint)["num_timesteps"] > 0
+
+
+def test_cave_troll_trains_with_algo_ppo_and_its_model_refuses_the_first_game(tmp_path):
+    final = train_fast_ppo(tmp_path, timesteps=64, **{**TINY, "game": "cave_troll", "opponents": "random:1",
+                                                      "eval_every": 0})
+    assert read_config(final)["game"] == "cave_troll"
+    from mk_env.games import make_game
+    actions: list[int] = []
+    assert run_game([f"ppo:{final}", "random"], seed=1, game=make_game("cave_troll", 2), actions=actions).is_terminal()
+    with pytest.raises(ValueError, match="cave_troll"):
+        run_game([f"ppo:{final}", "random"], seed=1)
