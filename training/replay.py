@@ -92,10 +92,14 @@ def _record(args: argparse.Namespace) -> GameRecord:
     return load_record(args.file, args.pack, game=args.game)
 
 
-def _seeing(game: str) -> tuple[PageView, Callable[[Any, bool], str]]:
-    """The replay page's view of ``game`` and its text picture ``ansi(state, color)``."""
+def _seeing(game: str) -> tuple[PageView | None, Callable[[Any, bool], str]]:
+    """The replay page's view of ``game`` (None: the game has no picture, text only) and its text picture
+    ``ansi(state, color)``."""
     if game == DEFAULT_GAME:
         return MOUNTAIN_KING_VIEW, lambda st, color: render_ansi(st, color=color)
+    if game == "fall_of_the_mountain_king":
+        from mk_env.fall_of_the_mountain_king.env.render import render_ansi as fall_ansi
+        return None, lambda st, color: fall_ansi(st)
     from mk_env.cave_troll.env.render import render_ansi as lair_ansi
     from mk_env.cave_troll.env.replay import CAVE_TROLL_VIEW
     return CAVE_TROLL_VIEW, lambda st, color: lair_ansi(st)
@@ -106,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
         raise cli.UsageError(f"--demo plays a sample game of {DEFAULT_GAME}; for {args.game} give a record FILE "
                              f"(mk-env play --game {args.game} --replay FILE writes one)")
     view, ansi = _seeing(args.game)
+    if view is None and (args.html or args.gif):
+        raise cli.UsageError(f"{args.game} has a text picture only (no --html or --gif yet); drop those options")
     record = _record(args)
     state = final_state(record, args.pack)
     if args.save:
