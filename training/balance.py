@@ -281,7 +281,8 @@ def _cmd(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.text import Text
     agents = parse_agents(args.agents)
-    options = {k: v for k, v in (("board_side", args.board_side), ("pack", args.pack)) if v is not None}
+    options = {k: v for k, v in (("board_side", args.board_side), ("pack", args.pack), ("payment", args.payment))
+               if v is not None}
     result = run_balance(agents, args.players, args.games, args.seed, args.workers, args.out, options,
                          args.threshold, progress=not args.json, gates=args.gates)
     if args.json:
@@ -314,6 +315,8 @@ def register(subparsers) -> None:
     p.add_argument("--games", type=cli.game_count, default=DEFAULT_GAMES, help=f"games (default {DEFAULT_GAMES})")
     p.add_argument("--board-side", default=None, help="board side (default: by player count)")
     p.add_argument("--pack", default=None, help="content pack folder (default: the built-in stand-in pack)")
+    p.add_argument("--payment", choices=("auto", "choose"), default=None,
+                   help="who picks the tokens that pay: auto (the default order) or choose (the payer)")
     p.add_argument("--gates", default="drawn", choices=GATES,
                    help="drawn: each gate on a start point drawn at random, so seats and start points are "
                         "measured apart (default); chosen: the agents choose")

@@ -128,6 +128,7 @@ def test_a_folder_of_other_settings_or_content_is_refused(tmp_path):
     (["--threshold", "-0.1"], "argument --threshold: -0.1 is not allowed"),
     (["--agents", "grandmaster"], "unknown agent spec 'grandmaster'"),
     (["--gates", "picked"], "argument --gates: invalid choice: 'picked'"),
+    (["--payment", "manual"], "argument --payment: invalid choice: 'manual'"),
     (["--players", "3", "--board-side", "winter"], "board_side='winter' is not allowed for 3 players"),
     (["--pack", "{new}"], "{new}"),
 ])
