@@ -151,3 +151,31 @@ def test_visit_policy_follows_the_counts_and_the_temperature():
     assert visit_policy(np.array([1, 3, 3]), 0).tolist() == [0, 0.5, 0.5]
     assert np.allclose(visit_policy(np.array([1, 2]), 0.5), [0.2, 0.8])
     assert visit_policy(np.zeros(4), 1.0).tolist() == [0.25] * 4
+
+
+def test_a_stop_request_drops_the_iteration_in_progress_and_names_the_checkpoint(tmp_path):
+    import signal
+
+    from training.az.run import AZRun
+    from training.az.settings import AZSettings
+    from training.stopping import TrainingStopped
+    settings = AZSettings(positions=1, games=2, simulations=4, train_steps=1, warm_games=0, gate_every=0,
+                          eval_every=0, hidden=16, batch_size=8, temperature_moves=2)
+    run = AZRun.start(tmp_path / "run", settings, log=lambda message: None)
+    run.train()  # one iteration: checkpoint az_1
+    run.settings.positions = 10 ** 9
+    played = run.iteration
+
+    def iteration_then_signal() -> None:
+        played()
+        run.stop.signum = signal.SIGTERM  # what the handler of StopRequest does
+
+    run.iteration = iteration_then_signal
+    with pytest.raises(TrainingStopped, match="SIGTERM in iteration 2: az_2.safetensors stands") as stopped:
+        run.train()
+    assert stopped.value.exit_code == 143
+    # a stop seen inside self-play: the games are left unfinished, nothing is recorded, nothing saved
+    run.stop.signum = signal.SIGINT
+    run.iteration()
+    assert [p.name for p in sorted((tmp_path / "run" / "checkpoints").iterdir())] == \
+        ["az_1.safetensors", "az_2.safetensors"]

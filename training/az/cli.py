@@ -14,6 +14,7 @@ from typing import Any
 
 from training import cli
 from training.play import game_options
+from training.stopping import TrainingStopped
 
 from .settings import AZSettings
 
@@ -81,10 +82,8 @@ def run(args: argparse.Namespace) -> int:
         az = AZRun.start(out, settings, log)
     try:
         best = az.train()
-    except KeyboardInterrupt:
-        az.finish()  # the learning curve of what was evaluated
-        print(f"stopped: interrupted in iteration {az.counters['iteration']}; the last checkpoint stands; "
-              f"continue with: mk-env train --resume --out {out}")
-        return 130
+    except TrainingStopped as e:  # SIGINT/SIGTERM: the iteration in progress is dropped
+        print(f"stopped: {e}")
+        return e.exit_code
     print(f"best network: {best} (agent specs az:{best} with search, aznet:{best} alone)")
     return 0

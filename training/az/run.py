@@ -34,6 +34,7 @@ from mk_env.games import make_game
 from training.play import run_game
 from training.ratings import wilson_interval
 from training.run_files import append_eval, plot_learning_curve, truncate_eval
+from training.stopping import StopRequest, TrainingStopped
 
 from .buffer import ReplayBuffer
 from .files import (append_gating, checkpoints, load_checkpoint, read_run_config, save_checkpoint,
@@ -60,6 +61,7 @@ class AZRun:
         self.best = copy.deepcopy(self.net)
         self.buffer = ReplayBuffer(settings.buffer, self.net.shape.observation_size)
         self._tb: Any = None
+        self.stop: StopRequest | None = None  # set while train() runs: SIGINT/SIGTERM stop at the next step
 
     # -- start / resume -----------------------------------------------------------------------------
     @classmethod
@@ -123,13 +125,22 @@ class AZRun:
     def train(self) -> Path:
         """Iterate until ``positions`` self-play positions or ``minutes``; the best network's file."""
         s, started = self.settings, time.perf_counter()
-        while self.counters["positions"] < s.positions:
-            if s.minutes is not None and time.perf_counter() - started >= 60 * s.minutes:
-                self.log(f"[stop] {s.minutes} minutes reached at iteration {self.counters['iteration']}; "
-                         f"continue with: mk-env train --resume --out {self.out}")
-                break
-            self.iteration()
+        with StopRequest() as self.stop:
+            while self.counters["positions"] < s.positions:
+                if s.minutes is not None and time.perf_counter() - started >= 60 * s.minutes:
+                    self.log(f"[stop] {s.minutes} minutes reached at iteration {self.counters['iteration']}; "
+                             f"continue with: mk-env train --resume --out {self.out}")
+                    break
+                self.iteration()
+                if self.stop.signum:
+                    break
         self.finish()
+        if self.stop.signum:
+            last = checkpoints(self.out)
+            raise TrainingStopped(f"{self.stop.name} in iteration {self.counters['iteration']}: "
+                                  f"{last[-1].name if last else 'no checkpoint'} stands; continue with: "
+                                  f"mk-env train --resume --out {self.out}", last[-1] if last else None,
+                                  self.stop.signum)
         return self.out / "best.safetensors"
 
     def iteration(self) -> None:
@@ -140,7 +151,9 @@ class AZRun:
         seeds = [int(x) for x in rng.integers(2 ** 31, size=s.games)]
         search = SearchSettings(s.simulations, s.temperature_moves, (s.dirichlet_alpha, s.dirichlet_frac))
         played = play_lockstep(self.game, [NetEvaluator(self.best, self.game)],
-                               [[0] * s.players for _ in seeds], seeds, search, rng)
+                               [[0] * s.players for _ in seeds], seeds, search, rng, stop=self.stopping)
+        if self.stopping():  # the iteration is dropped: the last checkpoint stands
+            return
         self.buffer.extend(played.positions)
         c["positions"] += len(played.positions)
         c["games"] += s.games
@@ -163,7 +176,8 @@ class AZRun:
         if s.eval_every and c["iteration"] % s.eval_every == 0:
             self.evaluate()
         c["seconds"] += time.perf_counter() - t1
-        self.save()
+        if not self.stopping():
+            self.save()
 
     def gate(self) -> None:
         """The latest network against the best, both searching; the winner is the best."""
@@ -173,7 +187,10 @@ class AZRun:
         seeds = [GATE_SEED + 1000 * c["iteration"] + i for i in range(s.gate_games)]
         evaluators = [NetEvaluator(self.net, self.game), NetEvaluator(self.best, self.game)]
         played = play_lockstep(self.game, evaluators, seats, seeds, SearchSettings(s.simulations),
-                               np.random.default_rng([s.seed, c["iteration"], 1]), record=False)
+                               np.random.default_rng([s.seed, c["iteration"], 1]), record=False,
+                               stop=self.stopping)
+        if self.stopping():
+            return
         wins = sum(1 for i, st in enumerate(played.states) if st.ranks()[i % n] == 0)
         rate = wins / s.gate_games
         low, high = wilson_interval(wins, s.gate_games)
@@ -203,6 +220,8 @@ class AZRun:
             for spec in [x.strip() for x in s.eval_opponents.split(",") if x.strip()]:
                 wins, mine, theirs = 0, [], []
                 for i in range(s.eval_games):
+                    if self.stopping():
+                        return
                     seat = i % s.players
                     agents = [learner if q == seat else make_agent(spec) for q in range(s.players)]
                     st = run_game(agents, EVAL_SEED + i, game=self.game)
@@ -218,6 +237,10 @@ class AZRun:
                 low, high = wilson_interval(wins, s.eval_games)
                 self.log(f"[eval] {label} vs {spec}: {wins}/{s.eval_games} ({low:.0%}-{high:.0%})")
         append_eval(self.out, rows)
+
+    def stopping(self) -> bool:
+        """Whether SIGINT or SIGTERM asked the run to stop."""
+        return bool(self.stop is not None and self.stop.signum)
 
     # -- files ----------------------------------------------------------------------------------------
     def save_best(self) -> Path:

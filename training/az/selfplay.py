@@ -13,6 +13,7 @@ game moves on. A decision with a single legal action is played without search an
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,9 +59,10 @@ class LockstepResult:
 
 
 def play_lockstep(game: Any, evaluators: list[NetEvaluator], seats: list[list[int]], seeds: list[int],
-                  settings: SearchSettings, rng: np.random.Generator, record: bool = True) -> LockstepResult:
+                  settings: SearchSettings, rng: np.random.Generator, record: bool = True,
+                  stop: Callable[[], bool] = lambda: False) -> LockstepResult:
     """Play ``len(seeds)`` games of ``game``; ``seats[g][seat]`` is the index in ``evaluators`` of the
-    network searching for that seat in game ``g``."""
+    network searching for that seat in game ``g``. ``stop()`` true: return at once (games unfinished)."""
     if len(seats) != len(seeds):
         raise ValueError(f"{len(seats)} seatings for {len(seeds)} games")
     games = [_Game(game.new_initial_state(int(s)), list(row), np.random.default_rng([int(s), 0xA2])) for
@@ -70,7 +72,7 @@ def play_lockstep(game: Any, evaluators: list[NetEvaluator], seats: list[list[in
     leaves_done, decisions = 0, 0
     while True:
         live = [g for g in games if _advance_to_search(g, settings)]
-        if not live:
+        if not live or stop():
             break
         groups: dict[int, list[tuple[_Game, Any]]] = {}
         for g in live:
