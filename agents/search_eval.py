@@ -4,11 +4,12 @@ of values in [-1, 1] (each seat's own view of the position). A value network is 
 AlphaZero-style training batches the leaves of many games into one forward); these two need no network:
 
 * :class:`HeuristicEvaluator` (the default): the game's evaluation module (:mod:`agents.evaluation`).
-  Priors: near the root a softmax of the one-ply lookahead values, deeper the quick policy's choice
-  first with half the weight. Value: the quick policy plays on from the leaf to the search's horizon
-  (so every iteration is scored at the same point of the game), the pending sub-decisions are settled and
-  each seat's evaluation becomes its margin over the best other seat, squashed: ``tanh(margin / scale)``.
-  At the end of the game: the true returns.
+  Priors: a softmax of the one-ply lookahead values (at every depth by default: the tree follows the
+  heuristic's choices, the opponents' too, first; limited to the depths below ``lookahead_depth``,
+  deeper nodes get the quick policy's choice first with half the weight). Value: the quick policy plays
+  on from the leaf to the search's rollout horizon (so every iteration is scored at the same point of the
+  game), the pending sub-decisions are settled and each seat's evaluation becomes its margin over the
+  best other seat, squashed: ``tanh(margin / scale)``. At the end of the game: the true returns.
 * :class:`UniformEvaluator`: uniform priors and a value of 0 (tests; a search guided only by its visits).
 """
 
@@ -35,13 +36,13 @@ ROLLOUT_DECISIONS = 40
 class HeuristicEvaluator:
     """Priors, rollouts and values from the game's evaluation module. ``lookahead_depth``: leaves at
     fewer decisions from the root than this get lookahead priors (softmax of the values over
-    ``temperature`` points), deeper ones the cheap quick-first priors; ``rollout``: play on to the horizon
-    (False: value the leaf where it is)."""
+    ``temperature`` points), deeper ones the cheap quick-first priors (None: lookahead at every depth);
+    ``rollout``: play on to the horizon (False: value the leaf where it is)."""
 
-    def __init__(self, lookahead_depth: int = 1, temperature: float = 1.5, rollout: bool = True):
-        if not isinstance(lookahead_depth, int) or lookahead_depth < 0:
-            raise ValueError(f"HeuristicEvaluator: lookahead_depth must be a whole number >= 0, got "
-                             f"{lookahead_depth!r}")
+    def __init__(self, lookahead_depth: int | None = None, temperature: float = 1.5, rollout: bool = True):
+        if lookahead_depth is not None and (not isinstance(lookahead_depth, int) or lookahead_depth < 0):
+            raise ValueError(f"HeuristicEvaluator: lookahead_depth must be a whole number >= 0 or None (every "
+                             f"depth), got {lookahead_depth!r}")
         if not temperature > 0:
             raise ValueError(f"HeuristicEvaluator: temperature must be > 0, got {temperature!r}")
         self.lookahead_depth, self.temperature, self.rollout = lookahead_depth, temperature, rollout
@@ -59,7 +60,7 @@ class HeuristicEvaluator:
         actions = [int(a) for a in leaf.actions]
         if len(actions) == 1:
             return np.ones(1)
-        if leaf.depth < self.lookahead_depth:
+        if self.lookahead_depth is None or leaf.depth < self.lookahead_depth:
             v = np.asarray(H.lookahead_values(leaf.state, leaf.player, actions), dtype=float)
             z = np.exp((v - v.max()) / self.temperature)
             return z / z.sum()

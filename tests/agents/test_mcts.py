@@ -177,7 +177,7 @@ def _player_changes_below(node: Node, changes: int = 0) -> int:
 def test_the_tree_spans_the_horizon_past_its_own_turn(horizon: int) -> None:
     st = mid_game("cave_troll")
     tree = Search(st, st.current_player(), np.random.default_rng(3), SearchConfig(horizon=horizon))
-    tree.run(HeuristicEvaluator(), simulations=150)
+    tree.run(HeuristicEvaluator(lookahead_depth=1), simulations=150)
     assert _player_changes_below(tree.root) == horizon - 1  # the opponents' decisions are in the tree
 
 
