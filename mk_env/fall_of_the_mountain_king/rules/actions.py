@@ -174,7 +174,8 @@ def bolster(st: FallState, seat: int, power: int, strong: int = 0) -> None:
 
 def bolster_destinations(st: FallState) -> list[int]:
     seat = st.decider
-    return [x for x in range(st.game.side.size) if dominates(st, seat, x)]
+    f = forces(st)
+    return [x for x in range(st.game.side.size) if dominates(st, seat, x, f[x])]
 
 
 def apply_bolster_dest(st: FallState, dest: int) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .ancestry import champion_cells, connected_candidates, serves, symbol_of, use_symbol
-from .board import controller, uncontrolled_nonempty
+from .board import controller, forces, uncontrolled_nonempty
 from .flow import ask, gain_votes, push, resume, run, task
 from .vocabulary import ACTIONS, Phase, Symbol
 
@@ -184,6 +184,7 @@ def seize_check(st: FallState, seat: int, before: list[int]) -> None:
     """"If a cavern starts an action not empty and not controlled by you but ends controlled by you: you
     have seized control. Gain 1 vote in the cavern's clan." """
     clan_of = st.game.side.clan_of
+    f = forces(st)
     for c in before:
-        if controller(st, c) == seat:
+        if controller(st, c, f[c]) == seat:
             gain_votes(st, seat, clan_of[c])

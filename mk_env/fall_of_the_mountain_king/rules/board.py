@@ -68,13 +68,15 @@ def controller(st: FallState, loc: int, f: list[int] | None = None) -> int:
     return best
 
 
-def dominates(st: FallState, seat: int, loc: int) -> bool:
-    """Dominated: "a cavern where you and only you have trolls" (your lair: always)."""
+def dominates(st: FallState, seat: int, loc: int, f: list[int] | None = None) -> bool:
+    """Dominated: "a cavern where you and only you have trolls" (your lair: always). ``f``: the location's
+    :func:`force`, when the caller has it."""
     if loc in st.lairs[seat]:
         return True
     if loc >= st.game.side.n_caverns:
         return False
-    f = force(st, loc)
+    if f is None:
+        f = force(st, loc)
     return f[seat] > 0 and sum(f) == f[seat]
 
 
