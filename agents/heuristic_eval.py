@@ -67,7 +67,8 @@ def own_turns_left(st: GameState, p: int) -> float:
         return float(full + (1 if (p - cur - 1) % n < rest else 0))
     game = st.game
     tokens = max(1, len(st.coronation_left))
-    uncrowned = sorted((int((st.smoot[q] >= 0).sum()) for q in range(n) if st.coronation[q] == 0), reverse=True)
+    counts = (st.smoot >= 0).sum(axis=1)[st.coronation == 0].tolist()
+    uncrowned = sorted(counts, reverse=True)
     kth = uncrowned[min(tokens, len(uncrowned)) - 1] if uncrowned else game.max_trolls
     if int(st.phase) in _SETUP:
         kth = max(kth, 4)  # the draft fills the starting row: four trolls each
@@ -120,7 +121,7 @@ def potential(st: GameState, p: int, ahead: float, open_now: bool = False) -> fl
         # the recruits left can fill
         open_above = CONE_ABOVE @ (smoot < 0) * (recruits / room if room else 0.0)
         held = smoot >= 0
-        troll_part += SYMBOL_VALUE * float((game.card_symbols[smoot[held]].sum(axis=1) * open_above[held]).sum())
+        troll_part += SYMBOL_VALUE * float(_symbol_totals(game)[smoot[held]] @ open_above[held])
         # a token a troll still holds does not regenerate on the next cascade through it
         troll_part -= HELD_TOKEN * float(st.tokens[p].sum(axis=1) @ (open_above > 0))
         value += trolls * troll_part
@@ -144,14 +145,26 @@ def _reach_and_finds(st: GameState, p: int) -> tuple[float, float]:
 
 def _statue_tiers(st: GameState, net: np.ndarray) -> float:
     """Tier value of every unearthed statue in the network (doubled on its pedestal)."""
-    on = (st.statue[:-1] >= 0) & net[:-1]
-    if not on.any():
-        return 0.0
-    sq = np.flatnonzero(on)
-    tier = st.game.geo.tier[sq]
-    sq, tier = sq[tier > 0], tier[tier > 0]
-    values = np.asarray(st.game.pack.statue_values)[tier - 1] * np.where(st.pedestal[sq] == st.statue[sq], 2, 1)
-    return float(values.sum())
+    squares = np.flatnonzero((st.statue[:-1] >= 0) & net[:-1]).tolist()
+    tiers, values = st.game.geo.tier, st.game.pack.statue_values
+    total = 0
+    for sq in squares:
+        t = int(tiers[sq])
+        if t > 0:
+            total += values[t - 1] * (2 if st.pedestal[sq] == st.statue[sq] else 1)
+    return float(total)
+
+
+_SYMBOL_TOTALS: dict[int, np.ndarray] = {}
+
+
+def _symbol_totals(game) -> np.ndarray:
+    """Per troll card: its resource symbols, summed (computed once per game's card table)."""
+    key = id(game.card_symbols)
+    out = _SYMBOL_TOTALS.get(key)
+    if out is None:
+        out = _SYMBOL_TOTALS[key] = game.card_symbols.sum(axis=1).astype(float)
+    return out
 
 
 def workshop_kinds_touched(st: GameState, p: int) -> set[int]:
@@ -174,13 +187,20 @@ def _frontier(st: GameState, p: int) -> np.ndarray:
 def largest_placeable(st: GameState, p: int) -> int:
     """Size of the largest tunnel p could place now if minerals were no object (a stack left, free
     squares beside the network, the rubble paid with the hammers owned or cleared by Clear Passage)."""
+    hammers = -1 if st.ignore_rubble else int(Q.resources_owned(st, p)[HAMMER])
+    return board_memo(st, ("heuristic_largest", hammers), p, lambda: _largest(st, p, hammers))
+
+
+def _largest(st: GameState, p: int, hammers: int) -> int:
+    """:func:`largest_placeable` (``hammers`` -1: rubble cleared); the tile stacks change only with the
+    board."""
     cand = dig_geometry(st, p)
     if len(cand) == 0:
         return 0
     table = st.game.geo.tunnel_placements
     ok = st.tunnel_supply[table.piece[cand]] > 0
-    if not st.ignore_rubble:
-        ok &= table.rubble[cand] <= int(Q.resources_owned(st, p)[HAMMER])
+    if hammers >= 0:
+        ok &= table.rubble[cand] <= hammers
     return int(table.size[cand[ok]].max(initial=0))
 
 
