@@ -24,9 +24,9 @@ DEFAULTS: dict[str, Any] = dict(
     eval_games=40, gauntlet=["random", "heuristic"], game_options={})
 #: the extractor a new run of a game takes when ``--extractor`` is not given (the others: ``cnn``, which
 #: reads the first game's board as a grid; Cave Troll's lair is a graph, read flat through an MLP)
-GAME_EXTRACTORS = {"cave_troll": "flat"}
+GAME_EXTRACTORS = {"cave_troll": "flat", "fall_of_the_mountain_king": "flat"}
 #: the extractors a game's observation fits (a game not named here: every extractor)
-GAME_ALLOWED_EXTRACTORS = {"cave_troll": ("flat",)}
+GAME_ALLOWED_EXTRACTORS = {"cave_troll": ("flat",), "fall_of_the_mountain_king": ("flat",)}
 #: settings a resumed run cannot change: the network's shape and the game it reads
 FIXED_ON_RESUME = ("game", "players", "extractor", "game_options")
 #: settings PPO itself holds (the others shape the envs, the pool and the bookkeeping)
