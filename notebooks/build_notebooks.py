@@ -637,11 +637,124 @@ print("checks passed; results.json in", OUT)
 '''),
 )
 
+# ================================================================================================
+# 05: Fall of the Mountain King
+# ================================================================================================
+FALL = cells(
+    ("md", """
+# Fall of the Mountain King: play a game, look at what a seat sees, a small tournament
+
+*Fall of the Mountain King* (2-5 players), the suite's third game, as a PettingZoo AEC environment
+(`mk_env.fall_of_the_mountain_king_v0`): troll clans build their ancestry grids in three waves, fight over the
+seven clan domains with weak and strong actions, hold off gnome invasions and win champions and clan votes. Its
+components are designed stand-ins (docs/fall-of-the-mountain-king/rules-decisions.md). This notebook plays a
+game with the `ansi` rendering, shows the observation arrays (only what the seat may know), and runs a small
+`heuristic` vs `random` tournament with a chart. With `CI=true` the tournament is two games.
+"""),
+    ("code", SETUP + '''\
+import torch
+
+torch.set_num_threads(1)
+PLAYERS = 3
+GAMES = 2 if CI else 40          # even: each agent in each seat equally often
+SEED = 0
+OUT = output_dir("05_fall_of_the_mountain_king")
+print(f"CI={CI}: {GAMES} games of heuristic vs random at 2 players; files in {OUT}")
+'''),
+    ("md", """
+## One game with rendering
+
+Random players through the AEC loop; `agent_selection` is the seat *deciding* (a route's tie belongs to the
+clan's vote leader, a falling troll to its owner).
+"""),
+    ("code", '''\
+import numpy as np
+import matplotlib.pyplot as plt
+
+from mk_env import fall_of_the_mountain_king_v0 as fall
+
+env = fall.env(num_players=PLAYERS, render_mode="ansi")
+env.reset(seed=SEED)
+rng = np.random.default_rng(SEED)
+decisions, finals = 0, {}
+for agent in env.agent_iter():
+    observation, reward, termination, truncation, info = env.last()
+    if termination or truncation:
+        action, finals[agent] = None, info
+    else:
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        decisions += 1
+        if decisions == 120:
+            print("decision 120:", env.unwrapped.describe_action(action))
+            print(env.render())
+    env.step(action)
+for a, info in finals.items():
+    print(a, "rank", info["rank"], info["score_breakdown"])
+'''),
+    ("md", """
+## What a seat sees
+
+The observation is a dict of float32 arrays (row 0 of every player axis is the observer). Resampling what the
+seat cannot see (others' hands, facedown gnomes and gate cards it has not scouted) leaves it unchanged.
+"""),
+    ("code", '''\
+raw = fall.raw_env(num_players=PLAYERS)
+raw.reset(seed=SEED)
+for _ in range(150):
+    raw.step(int(rng.choice(raw.game_state.legal_actions())))
+obs = raw.observe(raw.agent_selection)["observation"]
+for key, array in obs.items():
+    print(f"{key:10s} {str(array.shape):14s} {raw.observer.fields[[f.key for f in raw.observer.fields].index(key)].meaning[:70]}")
+seat = raw.agents.index(raw.agent_selection)
+other = raw.game_state.determinize(seat, np.random.default_rng(1))
+assert np.array_equal(raw.observer.encode_flat(raw.game_state, seat), raw.observer.encode_flat(other, seat))
+fig, axes = plt.subplots(1, PLAYERS, figsize=(3 * PLAYERS, 3))
+g = raw.game
+for k, ax in enumerate(axes):
+    grid = obs["ancestry"][k, :, 2:9].argmax(-1) + 1.0
+    grid[obs["ancestry"][k, :, 0] == 0] = 0
+    ax.imshow(grid.reshape(g.canvas_rows, g.canvas_cols), cmap="tab10", vmin=0, vmax=9)
+    ax.set_title("me" if k == 0 else f"+{k}")
+    ax.axis("off")
+fig.suptitle("ancestry grids by symbol (egocentric)")
+plt.show()
+'''),
+    ("md", """
+## A small tournament
+
+`heuristic` (agents/fall_heuristic.py) against `random`, seats rotated, 95% Wilson intervals.
+"""),
+    ("code", '''\
+from training.tournament import run_tournament
+
+t0 = time.perf_counter()
+results = run_tournament(["heuristic", "random"], 2, GAMES, seed=SEED, workers=1, out=OUT, progress=False,
+                         charts=False, game="fall_of_the_mountain_king")
+print(f"{len(results['games'])} games in {time.perf_counter() - t0:.0f} s")
+stats = results["agents"]
+order = sorted(stats, key=lambda a: -stats[a]["win_rate"])
+for a in order:
+    lo, hi = stats[a]["win_rate_ci95"]
+    print(f"{a:10s} win rate {stats[a]['win_rate']:6.1%} ({lo:.0%}-{hi:.0%})  honor {stats[a]['mean_honour']:5.1f}")
+fig, ax = plt.subplots(figsize=(4.5, 3.5))
+rates = np.array([stats[a]["win_rate"] for a in order])
+ci = np.array([stats[a]["win_rate_ci95"] for a in order])
+ax.bar(order, rates, yerr=[rates - ci[:, 0], ci[:, 1] - rates], capsize=6, color="tab:green")
+ax.set_ylim(0, 1)
+ax.set_ylabel("win rate (95% CI)")
+ax.set_title(f"Fall of the Mountain King, 2 players, {len(results['games'])} games")
+plt.show()
+assert len(results["games"]) == GAMES and set(stats) == {"heuristic", "random"}
+print("checks passed")
+'''),
+)
+
 NOTEBOOKS = {
     "01_quickstart.ipynb": QUICKSTART,
     "02_train_ppo.ipynb": TRAIN,
     "03_tournament.ipynb": TOURNAMENT,
     "04_cave_troll.ipynb": CAVE_TROLL,
+    "05_fall_of_the_mountain_king.ipynb": FALL,
 }
 
 

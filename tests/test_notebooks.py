@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-NAMES = ("01_quickstart.ipynb", "02_train_ppo.ipynb", "03_tournament.ipynb", "04_cave_troll.ipynb")
+NAMES = ("01_quickstart.ipynb", "02_train_ppo.ipynb", "03_tournament.ipynb", "04_cave_troll.ipynb",
+         "05_fall_of_the_mountain_king.ipynb")
 CELL_TIMEOUT_S = 300
 
 nbformat = pytest.importorskip("nbformat")
