@@ -83,3 +83,4 @@ def append_gating(out: Path, row: dict[str, Any]) -> None:
         if new:
             writer.writeheader()
         writer.writerow(row)
+

@@ -61,6 +61,7 @@ class AZRun:
         self.best = copy.deepcopy(self.net)
         self.buffer = ReplayBuffer(settings.buffer, self.net.shape.observation_size)
         self._tb: Any = None
+        self._gating: dict[str, Any] | None = None  # this iteration's gating row, written with its checkpoint
         self.stop: StopRequest | None = None  # set while train() runs: SIGINT/SIGTERM stop at the next step
 
     # -- start / resume -----------------------------------------------------------------------------
@@ -200,10 +201,10 @@ class AZRun:
             c["generation"] += 1
         self.scalar("gate/win_rate", rate)
         self.scalar("gate/generation", c["generation"])
-        append_gating(self.out, {"iteration": c["iteration"], "positions": c["positions"],
-                                 "seconds": round(c["seconds"], 1), "games": s.gate_games,
-                                 "candidate_wins": wins, "win_rate": round(rate, 4), "low": round(low, 4),
-                                 "high": round(high, 4), "accepted": accepted, "generation": c["generation"]})
+        self._gating = {"iteration": c["iteration"], "positions": c["positions"], "seconds": round(c["seconds"], 1),
+                        "games": s.gate_games, "candidate_wins": wins, "win_rate": round(rate, 4),
+                        "low": round(low, 4), "high": round(high, 4), "accepted": accepted,
+                        "generation": c["generation"]}
         self.log(f"[gate] latest vs best: {wins}/{s.gate_games} ({rate:.0%}, 95% CI {low:.0%}-{high:.0%}): "
                  + (f"accepted, generation {c['generation']}" if accepted else "rejected"))
 
@@ -260,6 +261,9 @@ class AZRun:
         self.save_best()
         save_checkpoint(self.out, self.net, self.optimizer, self.game, self.settings,
                         {**self.counters, "seconds": round(self.counters["seconds"], 1)})
+        if self._gating:  # written after its checkpoint: a dropped iteration leaves no gating row
+            append_gating(self.out, self._gating)
+            self._gating = None
 
     def finish(self) -> None:
         if not checkpoints(self.out):
