@@ -8,8 +8,9 @@ no code on load; a file for another game or layout is refused). Budget of ``az``
 (:class:`agents.search_tree.Search`, configured by :func:`search_config`: every legal action a candidate
 with the network's prior, no horizon short of ``max_depth``): it determinizes the seat's view at every
 simulation and scores leaves with the network's value, so it never sees the true hidden state; up to
-:data:`LEAF_BATCH` leaves (virtual loss) share one network call. ``aznet:PATH`` plays the legal action of highest prior from the seat's public view (one
-network call per decision). Both leave torch's thread count to the process.
+:data:`LEAF_BATCH` leaves (virtual loss) share one network call. ``aznet:PATH`` plays the legal action of
+highest prior from the seat's public view (one network call per decision). Both leave torch's thread count
+to the process.
 """
 
 from __future__ import annotations
