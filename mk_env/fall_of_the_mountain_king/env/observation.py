@@ -146,6 +146,11 @@ class FallObserver:
                        for key, end in zip(self.space.spaces, ends)}
         self.size = int(ends[-1])
         self.flat_space = spaces.Box(0.0, 1.0, (self.size,), _F32)
+        self._specs = [(key, slice(a, b), shape) for key, (a, b, shape) in self.slices.items()]
+        rules = game.pack.rules
+        self._player_scale = np.array([1 / HONOR_SCALE] + [1 / 100.0] * len(CATEGORIES) + [
+            1 / rules.supply_max, 1 / 8.0, 1 / rules.trolls, 1 / max(pack.wheel.boost_track, 1), 1 / NUMBER_SCALE,
+            1 / self.hand, 1 / NUMBER_SCALE, 1.0, 1.0, 1.0], _F32)
         self.col = {f.key: {name: i for i, name in enumerate(f.entries)} for f in self.fields}
         self.cell_width = len(_cell_entries(self))
         self._wheel0 = self.col["game"]["wave_3"] + 1  # the wheel's first space follows the waves
@@ -199,7 +204,7 @@ class FallObserver:
     # -- encoding ---------------------------------------------------------------------------------------
     def views(self, flat: np.ndarray) -> dict[str, np.ndarray]:
         """The observation dict of a flat vector (views, no copy; in the space's key order)."""
-        return {key: flat[a:b].reshape(shape) for key, (a, b, shape) in self.slices.items()}
+        return {key: flat[span].reshape(shape) for key, span, shape in self._specs}
 
     def flatten(self, obs: dict[str, np.ndarray]) -> np.ndarray:
         """The flat vector of an observation dict."""
@@ -223,9 +228,8 @@ class FallObserver:
         return flat
 
     def _fill_ancestry(self, st, order: list[int], out: np.ndarray) -> None:
-        for k, seat in enumerate(order):
-            out[k] = self._grid_codes[np.asarray(st.grid[seat]) + 1]
-            out[k, :, -1] = st.covered[seat]
+        out[:] = self._grid_codes[np.asarray(st.grid)[order] + 1]
+        out[:, :, -1] = np.asarray(st.covered)[order]
 
     def _fill_map(self, st, player: int, order: list[int], m: np.ndarray) -> None:
         mc, n = self.col["map"], self.n
@@ -304,22 +308,15 @@ class FallObserver:
         g[gc["gates_revealed"]] = st.revealed / self.n_gates
 
     def _fill_players(self, st, order: list[int], rows: np.ndarray) -> None:
-        pc, rules = self.col["players"], self.game.pack.rules
-        held = np.bincount([o for o, s in zip(st.champ_owner, st.champ_state) if s == HELD], minlength=self.n)
-        for k, seat in enumerate(order):
-            r = rows[k]
-            r[pc["honor"]] = min(st.honor[seat], HONOR_SCALE) / HONOR_SCALE
-            r[pc["honor_battle"]:pc["honor_battle"] + len(CATEGORIES)] = np.minimum(st.honor_by[seat], 100) / 100.0
-            r[pc["supply"]] = st.supply[seat] / rules.supply_max
-            r[pc["desperation"]] = min(st.desperation[seat], 8) / 8.0
-            r[pc["troll_supply"]] = st.troll_supply[seat] / rules.trolls
-            r[pc["boost"]] = st.boost[seat] / max(self.game.pack.wheel.boost_track, 1)
-            r[pc["elder_bonus"]] = min(st.elder_bonus[seat], NUMBER_SCALE) / NUMBER_SCALE
-            r[pc["hand_size"]] = len(st.hands[seat]) / self.hand
-            r[pc["champions_held"]] = min(held[seat], NUMBER_SCALE) / NUMBER_SCALE
-            r[pc["turn_player"]] = float(st.turn_player == seat)
-            r[pc["deciding"]] = float(st.current_player() == seat)
-            r[pc["start_player"]] = float(st.start_player == seat)
+        """One row of raw numbers per seat (the columns of :func:`_player_entries`), scaled and capped at 1."""
+        n = self.n
+        decider = st.current_player()
+        held = np.bincount([o for o, s in zip(st.champ_owner, st.champ_state) if s == HELD], minlength=n)
+        raw = np.column_stack((st.honor, np.asarray(st.honor_by), st.supply, st.desperation, st.troll_supply,
+                               st.boost, st.elder_bonus, [len(h) for h in st.hands], held[:n],
+                               [st.turn_player == p for p in range(n)], [decider == p for p in range(n)],
+                               [st.start_player == p for p in range(n)]))
+        rows[:] = np.minimum(raw[order] * self._player_scale, 1.0)
 
     def _fill_pending(self, st, out: np.ndarray) -> None:
         """The phase and the context of the decision awaited (``state.pending``; never a gnome's id)."""
