@@ -179,3 +179,14 @@ def test_a_stop_request_drops_the_iteration_in_progress_and_names_the_checkpoint
     run.iteration()
     assert [p.name for p in sorted((tmp_path / "run" / "checkpoints").iterdir())] == \
         ["az_1.safetensors", "az_2.safetensors"]
+
+
+def test_the_warm_start_distils_the_search_agents_visits():
+    from training.az.learner import warm_positions
+    game = make_game("mountain_king", 2)
+    positions = warm_positions(game, "mcts:6", 1, seed=4)
+    assert positions and all(np.isclose(p.policy.sum(), 1.0) for p in positions)
+    assert any((p.policy > 0).sum() > 1 for p in positions)  # visit distributions, not one-hot choices
+    one_hot = warm_positions(game, "heuristic", 1, seed=4)
+    assert all(sorted(p.policy.tolist())[-1] == 1.0 for p in one_hot)
+    assert {tuple(p.outcome) for p in one_hot} <= {(1.0, -1.0), (-1.0, 1.0)}

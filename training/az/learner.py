@@ -7,7 +7,9 @@ seat, egocentric). Adam with L2 weight decay; gradients clipped to norm 1.
 Warm start (:func:`warm_positions`): before any search, games of a fixed agent (``heuristic`` by
 default, any spec) give positions whose policy target is the agent's choice (one-hot) and whose value
 target is the outcome, so the first self-play searches are guided by a network that already plays like
-the agent (distillation) rather than by uniform priors.
+the agent (distillation) rather than by uniform priors. An ``mcts:N`` agent (a simulation budget) is
+distilled from its search itself: the target is its root's visit distribution over the legal actions
+(zero for actions its candidates left out), and it plays its own choice.
 """
 
 from __future__ import annotations
@@ -77,10 +79,36 @@ def warm_positions(game: Any, spec: str, games: int, seed: int) -> list[Position
         while not state.is_terminal():
             p = state.current_player()
             legal = state.legal_actions()
-            action = int(agents[p].act(PlayerView(state, p), rngs[p]))
+            if len(legal) > 1 and _searches(agents[p]):
+                action, target = _search_target(agents[p], PlayerView(state, p), rngs[p], legal)
+            else:
+                action = int(agents[p].act(PlayerView(state, p), rngs[p]))
+                target = (legal == action).astype(float)
             if len(legal) > 1:
-                history.append((p, observer.encode_flat(state, p).copy(), legal, (legal == action).astype(float)))
+                history.append((p, observer.encode_flat(state, p).copy(), legal, target))
             state.apply(action)
         outcome = np.asarray(state.returns(), np.float32)
         out += [Position.make(obs, legal, pi, egocentric(outcome, p)) for p, obs, legal, pi in history]
     return out
+
+
+def _searches(agent: Any) -> bool:
+    """Whether ``agent`` is the ``mcts`` agent with a simulation budget (its visits can be read)."""
+    from agents.mcts import MCTSAgent
+    return isinstance(agent, MCTSAgent) and agent.simulations is not None and agent.workers == 1
+
+
+def _search_target(agent: Any, view: PlayerView, rng: np.random.Generator, legal: np.ndarray
+                   ) -> tuple[int, np.ndarray]:
+    """The ``mcts`` agent's search at ``view``: (its choice, its root visits spread over ``legal``)."""
+    from agents.search_tree import Search
+    tree = Search(view, view.seat, rng, agent.config)
+    tree.run(agent.evaluator, simulations=agent.simulations)
+    actions, visits = tree.root_visits()
+    target = np.zeros(len(legal))
+    where = {int(a): i for i, a in enumerate(legal)}
+    for a, n in zip(actions, visits):
+        target[where[int(a)]] += n
+    if target.sum() <= 0:  # a single candidate: its one action
+        target[where[int(actions[0])]] = 1.0
+    return int(tree.best_action()), target / target.sum()
