@@ -3,7 +3,7 @@
 Each simulation draws a fresh determinization of the seat's view (never the true hidden state) and walks
 one tree of all players' decisions, past its own turn to a horizon (one round by default: as many changes
 of the player to move as there are players); leaves are valued by the game's evaluation (priors from its
-lookahead at every node, a quick-policy rollout to the horizon, squashed margins per seat) or by any evaluator of the
+lookahead, a quick-policy rollout to the horizon, squashed margins per seat) or by any evaluator of the
 stepped interface (a value network). The search itself is :mod:`agents.search_tree`, its evaluators
 :mod:`agents.search_eval`, root parallelism :mod:`agents.search_parallel`; it uses only the engine
 protocol and the game's evaluation module (:mod:`agents.evaluation`), so it serves every game of the suite.
@@ -18,8 +18,9 @@ per decision), with options after a ``?``, joined by ``&``::
 ``workers`` (root parallelism, default 1), ``horizon`` (changes of the player to move the tree spans,
 default one round), ``rollout`` (changes of the player to move after which leaves are valued, default the
 horizon), ``depth`` (decisions the tree spans at most, default 60), ``c`` (the PUCT exploration constant,
-default 1.5), ``lookahead`` (the tree depths that get the heuristic's lookahead priors, default every
-depth; ``lookahead=1``: the root only, deeper nodes the quick policy's choice first). A comma may not
+default 1.5), ``lookahead`` (the tree depths that get the heuristic's lookahead priors; default: every
+depth in the first game, the root only in Cave Troll; ``lookahead=1``: the root only, deeper nodes the
+quick policy's choice first). A comma may not
 appear: it separates the specs of a list.
 """
 
@@ -106,7 +107,7 @@ def from_spec(arg: str) -> MCTSAgent:
         config = replace(config, max_depth=values["depth"])
     if "c" in values:
         config = replace(config, c_puct=values["c"])
-    evaluator = HeuristicEvaluator(lookahead_depth=values.get("lookahead"))
+    evaluator = HeuristicEvaluator(lookahead_depth=values.get("lookahead", "game"))
     return MCTSAgent(simulations, seconds, workers=values.get("workers", 1), config=config, evaluator=evaluator)
 
 

@@ -4,12 +4,13 @@ of values in [-1, 1] (each seat's own view of the position). A value network is 
 AlphaZero-style training batches the leaves of many games into one forward); these two need no network:
 
 * :class:`HeuristicEvaluator` (the default): the game's evaluation module (:mod:`agents.evaluation`).
-  Priors: a softmax of the one-ply lookahead values (at every depth by default: the tree follows the
-  heuristic's choices, the opponents' too, first; limited to the depths below ``lookahead_depth``,
-  deeper nodes get the quick policy's choice first with half the weight). Value: the quick policy plays
-  on from the leaf to the search's rollout horizon (so every iteration is scored at the same point of the
-  game), the pending sub-decisions are settled and each seat's evaluation becomes its margin over the
-  best other seat, squashed: ``tanh(margin / scale)``. At the end of the game: the true returns.
+  Priors: a softmax of the one-ply lookahead values (by default at every depth in the first game: the
+  tree follows the heuristic's choices, the opponents' too, first; at the root only in Cave Troll; below
+  ``lookahead_depth`` when given), deeper nodes get the quick policy's choice first with half the weight.
+  Value: the quick policy plays on from the leaf to the search's rollout horizon (so every iteration is
+  scored at the same point of the game), the pending sub-decisions are settled and each seat's
+  evaluation becomes its margin over the best other seat, squashed: ``tanh(margin / scale)``. At the end
+  of the game: the true returns.
 * :class:`UniformEvaluator`: uniform priors and a value of 0 (tests; a search guided only by its visits).
 """
 
@@ -31,18 +32,26 @@ VALUE_SCALES = {"mountain_king": 10.0, "cave_troll": 20.0}
 DEFAULT_VALUE_SCALE = 10.0
 #: decisions a rollout may take per seat before it is cut (a safety cap; a round is far shorter)
 ROLLOUT_DECISIONS = 40
+#: the tree depths given lookahead priors by default, per game (None: every depth). Small samples under
+#: contention (docs/tournament.md, Scaling): every depth looked better in the first game, the root only
+#: in Cave Troll, where a lookahead also costs about twice a quick choice.
+DEFAULT_LOOKAHEAD: dict[str, int | None] = {"mountain_king": None, "cave_troll": 1}
+GAME_DEFAULT = "game"
 
 
 class HeuristicEvaluator:
     """Priors, rollouts and values from the game's evaluation module. ``lookahead_depth``: leaves at
     fewer decisions from the root than this get lookahead priors (softmax of the values over
-    ``temperature`` points), deeper ones the cheap quick-first priors (None: lookahead at every depth);
-    ``rollout``: play on to the horizon (False: value the leaf where it is)."""
+    ``temperature`` points), deeper ones the cheap quick-first priors (None: lookahead at every depth;
+    ``"game"``: the game's default, :data:`DEFAULT_LOOKAHEAD`); ``rollout``: play on to the horizon (False:
+    value the leaf where it is)."""
 
-    def __init__(self, lookahead_depth: int | None = None, temperature: float = 1.5, rollout: bool = True):
-        if lookahead_depth is not None and (not isinstance(lookahead_depth, int) or lookahead_depth < 0):
-            raise ValueError(f"HeuristicEvaluator: lookahead_depth must be a whole number >= 0 or None (every "
-                             f"depth), got {lookahead_depth!r}")
+    def __init__(self, lookahead_depth: int | None | str = GAME_DEFAULT, temperature: float = 1.5,
+                 rollout: bool = True):
+        if lookahead_depth != GAME_DEFAULT and lookahead_depth is not None and (
+                not isinstance(lookahead_depth, int) or lookahead_depth < 0):
+            raise ValueError(f"HeuristicEvaluator: lookahead_depth must be a whole number >= 0, None (every "
+                             f"depth) or 'game' (the game's default), got {lookahead_depth!r}")
         if not temperature > 0:
             raise ValueError(f"HeuristicEvaluator: temperature must be > 0, got {temperature!r}")
         self.lookahead_depth, self.temperature, self.rollout = lookahead_depth, temperature, rollout
@@ -60,7 +69,10 @@ class HeuristicEvaluator:
         actions = [int(a) for a in leaf.actions]
         if len(actions) == 1:
             return np.ones(1)
-        if self.lookahead_depth is None or leaf.depth < self.lookahead_depth:
+        depth = self.lookahead_depth
+        if depth == GAME_DEFAULT:
+            depth = DEFAULT_LOOKAHEAD.get(game_name(leaf.state.game))
+        if depth is None or leaf.depth < depth:
             v = np.asarray(H.lookahead_values(leaf.state, leaf.player, actions), dtype=float)
             z = np.exp((v - v.max()) / self.temperature)
             return z / z.sum()

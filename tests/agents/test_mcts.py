@@ -240,6 +240,7 @@ def test_spec_options_build_the_search() -> None:
     assert (agent.config.horizon, agent.config.c_puct, agent.config.max_depth) == (4, 2.5, 30)
     assert agent.config.rollout_horizon == 5
     assert agent.evaluator.lookahead_depth == 2
+    assert make_agent("mcts:8").evaluator.lookahead_depth == "game"  # the game's default (search_eval)
     assert make_agent("mcts").simulations == DEFAULT_SIMULATIONS
     assert make_agent("mcts:?workers=2").simulations == DEFAULT_SIMULATIONS
     assert make_agent("mcts:100").workers == 1
