@@ -76,7 +76,7 @@ def play_game(specs: list[str], seed: int, options: dict[str, Any] | None = None
         "ranks": [int(r) for r in state.ranks()],
         "scores": [state.score_breakdown(p) for p in range(len(specs))],
         "start_points": start_points(played, state),
-        "turns": int(state.turn) + 1 if hasattr(state, "turn") else None,  # Fall counts waves, not turns
+        "turns": int(state.turn) + 1,
         "decisions": len(actions),
         "seconds": round(time.perf_counter() - t0, 3),
     }

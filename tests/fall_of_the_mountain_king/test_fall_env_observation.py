@@ -50,6 +50,8 @@ def test_the_observation_is_blind_to_what_the_observer_cannot_know(num_players):
         for p in range(num_players):
             other = st.determinize(p, rng)
             assert np.array_equal(ob.encode_flat(st, p), ob.encode_flat(other, p)), (p, st)
+            if st.current_player() == p:  # nor the mask the deciding seat sees (a gnome's id tells nothing)
+                assert np.array_equal(st.legal_mask(), other.legal_mask()), (p, st)
             changed_truth += not np.array_equal(ob.encode_state(st), ob.encode_state(other))
     assert changed_truth > 0  # the hidden parts really were resampled
 
@@ -60,7 +62,7 @@ def test_hidden_gnome_strengths_do_show_in_the_global_state():
     a, b, shape = ob.state_slices["gnomes"]
     counts = np.rint(ob.encode_state(st)[a:b].reshape(shape) * COUNT_SCALE)
     for x in range(ob.n_loc):
-        on = [st.game.gnome_strength[g] for g, at in enumerate(st.gnome_at) if at == x]
+        on = [st.strength[g] for g, at in enumerate(st.gnome_at) if at == x]
         assert [on.count(s) for s in (1, 2, 3)] == counts[x].tolist()
 
 
@@ -78,7 +80,7 @@ def _scouted_state():
 def test_a_scouted_gnome_shows_its_strength_to_the_scout_only():
     st, p, g = _scouted_state()
     ob = FallObserver(st.game)
-    x, s = st.gnome_at[g], st.game.gnome_strength[g]
+    x, s = st.gnome_at[g], st.strength[g]
     mc = ob.col["map"]
     mine = ob.encode(st, p)["map"][x]
     known = [g2 for g2, at in enumerate(st.gnome_at) if at == x and (st.gnome_public[g2] or g2 in st.known_gnomes[p])]

@@ -51,7 +51,7 @@ def encode_state(ob: Any, st: Any) -> np.ndarray:
     out = np.zeros(ob.state_size, _F32)
     out[:ob.size] = ob.encode_flat(st, 0)
     part = {k: out[a:b].reshape(shape) for k, (a, b, shape) in ob.state_slices.items()}
-    strength = ob.game.gnome_strength
+    strength = st.strength  # each gnome's strength by id (dealt at setup)
     for gnome, x in enumerate(st.gnome_at):
         if x >= 0:
             part["gnomes"][x, strength[gnome] - 1] += 1.0 / COUNT_SCALE

@@ -23,7 +23,7 @@ def _pieces(st, x: int, f: list[int]) -> str:
             pawns = "".join(champs[c].letter or "*" for c, at in enumerate(st.champ_loc)
                             if at == x and st.champ_owner[c] == seat)
             parts.append(f"s{seat}:{k}" + (f"+{pawns}" if pawns else ""))
-    gnomes = [str(st.game.gnome_strength[g]) if st.gnome_public[g] else "?"
+    gnomes = [str(st.strength[g]) if st.gnome_public[g] else "?"
               for g, at in enumerate(st.gnome_at) if at == x]
     if gnomes:
         parts.append("g[" + ",".join(gnomes) + "]")
