@@ -12,6 +12,7 @@ from mk_env.core.errors import StateError
 
 from .fields import DICT, FIELDS, INT, INTS, LISTS
 from .invariants import problems
+from .stack_checks import stack_problems
 from .state import FORMAT_VERSION, FallState
 
 if TYPE_CHECKING:
@@ -66,8 +67,15 @@ def read_state(game: Game, data: Any) -> FallState:
         setattr(st, name, data[name])
     try:
         found = problems(st)
+        found = found or stack_problems(st)
     except (IndexError, KeyError, TypeError, ValueError) as e:
         raise StateError(f"impossible state: a field's values are out of range ({str(e)[:100]})") from None
     if found:
         raise StateError(f"impossible state: {found[0]}" + (f" (and {len(found) - 1} more)" if len(found) > 1 else ""))
+    try:  # the last net: the decision awaited must have its legal actions
+        legal = st.legal_actions()
+    except (IndexError, KeyError, TypeError, ValueError) as e:
+        raise StateError(f"impossible state: the decision awaited cannot be offered ({str(e)[:100]})") from None
+    if not len(legal) and not st.is_terminal():
+        raise StateError(f"impossible state: the decision awaited ({st.phase}) has no legal action")
     return st

@@ -1,0 +1,69 @@
+"""An outside audit of the Fall of the Mountain King engine (issue 20): rules the other test files leave
+unchecked, and hostile saves whose engine bookkeeping (the task stack, the decision's context) is corrupt."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from fall_helpers import at_phase, play
+
+from mk_env.core.errors import StateError
+from mk_env.fall_of_the_mountain_king.rules import Game, Phase
+from mk_env.fall_of_the_mountain_king.rules.stack_checks import stack_problems
+
+
+def _saved_turn() -> dict:
+    """A 2-player game's save at its first battle turn."""
+    return json.loads(at_phase(2, Phase.TURN, seed=3).to_json())
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["tasks"].append(["rm_rf", 1]), r"tasks\[\d+\]: \['rm_rf', 1\] is not a task"),
+    (lambda d: d["tasks"].append("battle_turn"), "tasks: expected a list of lists"),
+    (lambda d: d["tasks"].append([]), "is not a task"),
+    (lambda d: d["tasks"].append(["battle_turn", "x"]), "argument 'seat' is x, allowed an integer 0..1"),
+    (lambda d: d["tasks"].append(["battle_turn", 5]), "argument 'seat' is 5"),
+    (lambda d: d["tasks"].append(["award", 0, 1]), "task 'award' takes 1 arguments"),
+    (lambda d: d["tasks"].append(["fall", 1, 0, 999]), "argument 'loc' is 999"),
+    (lambda d: d.update(tasks=[]), "tasks: empty while a decision is awaited"),
+    (lambda d: d.update(pending={}), "pending: a turn decision needs 'weak'"),
+    (lambda d: d["pending"].update(weak=7), "pending: 'weak' is 7, allowed an integer 0..1"),
+    (lambda d: d["pending"].update(dest=3), "pending: key 'dest' is not part of a turn decision"),
+    (lambda d: d.update(phase=int(Phase.LAIR_TROLL)), "pending: key 'weak' is not part of a lair_troll decision"),
+    (lambda d: d.update(phase=int(Phase.WHEEL), pending={"most": 0}), "pending: 'most' is 0, allowed an integer 1..12"),
+    (lambda d: d.update(phase=int(Phase.LAIR_CHOICE), pending={"reason": "fall"}),
+     "a lair choice for 'fall' needs 'card'"),
+])
+def test_a_save_with_a_corrupt_task_stack_or_decision_context_is_refused_naming_the_fault(change, message):
+    data = _saved_turn()
+    change(data)
+    with pytest.raises(StateError, match=message):
+        Game(2).state_from_json(data)
+
+
+def test_a_save_whose_awaited_decision_has_no_legal_action_is_refused():
+    data = _saved_turn()
+    data.update(phase=int(Phase.ROUTE), pending={"kind": 1, "gnome": 0, "options": [0]})
+    data["decider"] = 0
+    st = Game(2).state_from_json(data)  # a routing choice among one cavern is offered: legal
+    assert len(st.legal_actions()) == 1
+    empty = next(x for x, f in enumerate(data["trolls"]) if not f[0] and x not in data["champ_loc"])
+    data.update(phase=int(Phase.FALL), pending={"loc": empty})  # a troll of seat 0 falls where it has none
+    with pytest.raises(StateError, match="has no legal action"):
+        Game(2).state_from_json(data)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_every_reachable_decision_passes_the_save_checks_and_reads_back(n):
+    game = Game(n)
+    for seed in range(2):
+        st, rng = game.new_initial_state(seed), np.random.default_rng(seed)
+
+        def check(s):
+            assert stack_problems(s) == []
+            if s.turn % 5 == 0 and not s.is_terminal():
+                assert game.state_from_json(s.to_json()).to_json() == s.to_json()
+        play(st, rng, each=check)
+        assert st.is_terminal()
