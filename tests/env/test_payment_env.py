@@ -8,7 +8,7 @@ import pytest
 from pettingzoo.test import api_test
 
 from mk_env.mountain_king.env.aec import env, raw_env
-from mk_env.mountain_king.env.version import layout_fingerprint
+from mk_env.mountain_king.env.version import layout_description, layout_fingerprint
 from mk_env.mountain_king.rules import Game
 from mk_env.mountain_king.rules.content import TOKEN_RESOURCE
 
@@ -68,16 +68,26 @@ def test_the_status_line_names_the_decision_paid_for_and_the_tokens_chosen():
     assert "chosen: 1 " in line and "still owed" in line
 
 
-#: the layout fingerprints of payment="choose" games of mountain_king_v1 (the version rule of
-#: mk_env/mountain_king/env/version.py: a change to these layouts bumps ENV_VERSION and re-pins them here)
-CHOOSE_LAYOUTS_V1 = {(2, "winter"): "85c18d9146f0b237", (2, "autumn"): "844380dcddc7d01f",
-                     (3, "autumn"): "af7e05898fb0c459", (4, "winter"): "34cc62c2c31539af",
-                     (5, "winter"): "d92605665fa81e4d"}
+def _without_payment(description: dict) -> dict:
+    """A choose game's layout description with what the payment adds taken out."""
+    out = dict(description, actions=[b for b in description["actions"] if b[0] != "pay_token"])
+    fields = []
+    for key, shape, entries in description["observation"]:
+        keep = [e for e in entries if e != "phase_pay" and not e.startswith("pay_")]
+        fields.append([key, list(shape[:-1]) + [len(keep)] if len(keep) != len(entries) else shape, keep])
+    out["observation"] = fields
+    return out
 
 
-def test_choose_layouts_are_pinned_to_the_version():
-    from mk_env.mountain_king.env.version import ENV_VERSION
-    if ENV_VERSION != 1:
-        pytest.fail(f"ENV_VERSION is {ENV_VERSION}: pin the payment=\"choose\" layouts of that version here")
-    for (n, side), want in CHOOSE_LAYOUTS_V1.items():
-        assert layout_fingerprint(Game(n, board_side=side, payment="choose")) == want, (n, side)
+@pytest.mark.parametrize("num_players,side", [(2, "winter"), (2, "autumn"), (3, "autumn"), (4, "winter"),
+                                              (5, "winter")])
+def test_a_choose_layout_is_the_default_layout_plus_the_payment(num_players, side):
+    """The version rule pins the default layouts (mk_env/mountain_king/env/version.py); a choose game's
+    layout is exactly that plus the block pay_token (110 actions, last), phase_pay and the 18 pay_*
+    entries of pending, so it changes only with the default layout or with the payment."""
+    auto = layout_description(Game(num_players, board_side=side))
+    choose = layout_description(Game(num_players, board_side=side, payment="choose"))
+    assert list(choose["actions"][-1]) == ["pay_token", 110]
+    assert _without_payment(choose) == auto
+    added = {c[0]: len(c[2]) - len(a[2]) for c, a in zip(choose["observation"], auto["observation"])}
+    assert {key: n for key, n in added.items() if n} == {"turn": 1, "pending": 18}
