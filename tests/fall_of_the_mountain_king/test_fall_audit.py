@@ -67,3 +67,62 @@ def test_every_reachable_decision_passes_the_save_checks_and_reads_back(n):
                 assert game.state_from_json(s.to_json()).to_json() == s.to_json()
         play(st, rng, each=check)
         assert st.is_terminal()
+
+
+# -- rules through whole turns (the other files feed the tasks by hand) -----------------------------------
+def _weak_turn(st, rows):
+    from fall_helpers import decide, set_grid
+    set_grid(st, 0, rows)
+    st.supply[0], st.desperation[0] = 1, 0
+    decide(st, Phase.TURN, 0, weak=0)
+
+
+def test_seizing_control_counts_the_caverns_not_empty_and_not_yours_when_the_action_starts():
+    """Two weak Advances in one turn: the tied Hollow becomes controlled (a vote); the empty Gate does not
+    (it started the action empty), nor does control lost give anything back."""
+    from fall_helpers import act, cavern, put_trolls, two_player_map
+    from mk_env.fall_of_the_mountain_king.rules import Block, Symbol
+    st = two_player_map()
+    hollow, deep, gate = cavern(st, "Moss Hollow"), cavern(st, "Moss Deep"), cavern(st, "Moss Gate")
+    moss = st.game.side.clan_of[hollow]
+    put_trolls(st, 0, deep, 2)
+    put_trolls(st, 0, hollow, 1)
+    put_trolls(st, 1, hollow, 1)
+    _weak_turn(st, ["A A"])
+    L = st.game.layout
+    st.apply(L.weak(Symbol.ADVANCE, 0))
+    act(st, Block.DEST, hollow)
+    act(st, Block.TROLL, deep)  # 2 against 1: seized
+    assert st.votes[moss] == [1, 0] and st.phase == Phase.TURN and st.pending["weak"] == 1
+    st.apply(L.weak(Symbol.ADVANCE, 1))
+    act(st, Block.DEST, gate)
+    act(st, Block.TROLL, hollow)  # into an empty cavern: control, but nothing seized
+    assert st.votes[moss] == [1, 0] and st.trolls[gate][0] == 1
+
+
+def test_a_victory_does_not_resolve_the_honor_tripwire():
+    """Decision 8: a victory moves the wheel pawn but only the breach tripwire is named there."""
+    from fall_helpers import act, cavern, put_gnome, put_trolls, run_tasks, two_player_map
+    from mk_env.fall_of_the_mountain_king.rules import Block
+    st = two_player_map()
+    deep, target = cavern(st, "Moss Deep"), cavern(st, "Hammer Deep")
+    put_trolls(st, 0, deep, 1)
+    put_gnome(st, target, 1)
+    st.wheel = st.game.pack.wheel.honor_tripwire - 1
+    run_tasks(st, ["advance", 0, 1, 0], ["seize_check", 0, []])
+    act(st, Block.DEST, target)
+    act(st, Block.TROLL, deep)
+    assert st.wheel == st.game.pack.wheel.honor_tripwire and st.boost == [0, 0] and st.honor[0] == 1
+
+
+def test_the_wheel_pawn_moves_at_least_one_space():
+    """Decision 18: "up to p spaces" is 1..p (a pawn that stays would repeat its space's effect at m = 0)."""
+    from fall_helpers import act, only, put_trolls, cavern, two_player_map
+    from mk_env.fall_of_the_mountain_king.rules import Block, Symbol
+    st = two_player_map()
+    put_trolls(st, 0, cavern(st, "Moss Deep"), 1)
+    _weak_turn(st, ["G"])
+    st.apply(st.game.layout.weak(Symbol.GNOME, 0))
+    assert st.phase == Phase.WHEEL and only(st, Block.WHEEL) == [0]  # argument 0: one space
+    act(st, Block.WHEEL, 0)
+    assert st.wheel == 1
