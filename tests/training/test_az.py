@@ -190,3 +190,17 @@ def test_the_warm_start_distils_the_search_agents_visits():
     one_hot = warm_positions(game, "heuristic", 1, seed=4)
     assert all(sorted(p.policy.tolist())[-1] == 1.0 for p in one_hot)
     assert {tuple(p.outcome) for p in one_hot} <= {(1.0, -1.0), (-1.0, 1.0)}
+
+
+def test_cave_troll_trains_one_iteration_and_its_network_plays_only_cave_troll(tmp_path, capsys):
+    out = tmp_path / "ct"
+    assert main(["train", "--algo", "az", "--game", "cave_troll", "--out", str(out), "--timesteps", "1",
+                 "--az-games", "1", "--az-simulations", "2", "--az-train-steps", "1", "--az-warm-games", "1",
+                 "--az-warm-steps", "1", "--az-gate-every", "0", "--eval-every", "0", "--az-hidden", "16",
+                 "--batch-size", "8"]) == 0
+    best = out / "best.safetensors"
+    assert read_net_config(best)["game"] == "cave_troll"
+    state = run_game([f"aznet:{best}", "random"], seed=1, game=make_game("cave_troll", 2))
+    assert state.is_terminal()
+    with pytest.raises(ValueError, match="trained for cave_troll; this game is mountain_king"):
+        run_game([f"aznet:{best}", "random"], seed=1)
