@@ -33,6 +33,8 @@ def test_the_remaining_cards_pass_left_in_waves_one_and_three_and_right_in_wave_
     assert hands == [kept[2], kept[0], kept[1]]
     kept, hands = _pass_direction(2)
     assert hands == [kept[1], kept[2], kept[0]]
+    kept, hands = _pass_direction(3)
+    assert hands == [kept[2], kept[0], kept[1]]
 
 
 def test_a_card_covers_a_prior_cell_never_an_elder_symbol_and_stays_inside_the_6x6_grid():

@@ -43,6 +43,26 @@ def test_a_save_with_a_corrupt_task_stack_or_decision_context_is_refused_naming_
         Game(2).state_from_json(data)
 
 
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["grid"][0].__setitem__(0, 999), "grid holds a value outside -1..21"),
+    (lambda d: d["covered"][0].__setitem__(0, 2), "covered holds a value outside 0..1"),
+    (lambda d: d["known_gnomes"][0].append(999), "known_gnomes holds a value outside"),
+    (lambda d: d["known_gates"][0].append(-5), "known_gates holds a value outside"),
+    (lambda d: d["seen"][0].append(9999), "seen holds a value outside"),
+    (lambda d: d["influence"][0].__setitem__(0, -4), "influence holds a value outside"),
+    (lambda d: d["votes"][0].__setitem__(1, -1), "votes holds a value outside"),
+    (lambda d: d.update(boost=[99, 0]), "boost holds a value outside 0..6"),
+    (lambda d: d.update(claws_used=[-3] * len(d["claws_used"])), "claws used, allowed 0.."),
+    (lambda d: d["placed"][0].append(0), r"placed\[0\] is not \(card, canvas cell\) pairs"),
+    (lambda d: d.update(vote_tiles=[0] * 7), "vote_tiles is not one tile per clan"),
+])
+def test_a_save_with_values_no_game_reaches_is_refused_naming_the_field(change, message):
+    data = _saved_turn()
+    change(data)
+    with pytest.raises(StateError, match=message):
+        Game(2).state_from_json(data)
+
+
 def test_a_save_whose_awaited_decision_has_no_legal_action_is_refused():
     data = _saved_turn()
     data.update(phase=int(Phase.ROUTE), pending={"kind": 1, "gnome": 0, "options": [0]})

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from .ancestry import code
 from .board import lair_owner
 from .fields import DEALT, DISPLAY, HELD, IN_DECK, REMOVED
-from .vocabulary import Phase
+from .vocabulary import Phase, Symbol
 
 if TYPE_CHECKING:
     from .state import FallState
@@ -51,6 +52,26 @@ def _shape(st: FallState) -> list[str]:
             if any(not lo <= x <= hi for x in getattr(st, k))]
     out += [f"lairs hold a location outside 0..{size - 1}" for lairs in st.lairs
             if any(not 0 <= x < size for x in lairs)]
+    big = 1 << 40
+    nested = [("grid", -1, code(max(Symbol), 3)), ("covered", 0, 1), ("hands", 0, len(g.pack.cards) - 1),
+              ("seen", 0, len(g.pack.cards) - 1), ("dealt", 0, champs - 1), ("champ_decks", 0, champs - 1),
+              ("known_gnomes", 0, len(g.gnome_strength) - 1), ("known_gates", 0, max(g.pack.rules.invasion_cards) - 1),
+              ("influence", 0, big), ("influence_stamp", 0, big), ("votes", 0, big), ("vote_stamp", 0, big),
+              ("honor_by", 0, big)]
+    out += [f"{k} holds a value outside {lo}..{hi}" for k, lo, hi in nested
+            if any(not lo <= x <= hi for row in getattr(st, k) for x in row)]
+    flat = [("boost", 0, g.pack.wheel.boost_track), ("elder_bonus", 0, big)]
+    out += [f"{k} holds a value outside {lo}..{hi}" for k, lo, hi in flat
+            if any(not lo <= x <= hi for x in getattr(st, k))]
+    if not 0 <= st.stamp <= big:
+        out.append(f"stamp is {st.stamp}, allowed 0..{big}")
+    out += [f"champion {c} has {u} claws used, allowed 0..{ch.claws}" for c, (u, ch)
+            in enumerate(zip(st.claws_used, g.pack.champions)) if not 0 <= u <= max(ch.claws, 0)]
+    out += [f"placed[{p}] is not (card, canvas cell) pairs" for p, row in enumerate(st.placed)
+            if len(row) % 2 or any(not 0 <= a < cells for a in row[1::2])
+            or any(not 0 <= c < len(g.pack.cards) for c in row[0::2])]
+    if sorted(st.vote_tiles) != list(range(clans)):
+        out.append(f"vote_tiles is not one tile per clan (a permutation of 0..{clans - 1})")
     return out
 
 
