@@ -16,7 +16,7 @@ _TEXT = r"""# In the Hall of the Mountain King: the PettingZoo environment
 | Import | `import mk_env; env = mk_env.env(num_players=4)` |
 | API | AEC (turn-based) |
 | Agents | `player_0` ... `player_{n-1}` (n = 2..5) |
-| Action space | `Discrete(N)`, N = `game.layout.size` (9790 on winter, 6572 on autumn) |
+| Action space | `Discrete(N)`, N = `game.layout.size` (9790 on winter, 6650 on autumn) |
 | Observation | `Dict({"observation": Dict of float32 Boxes, "action_mask": Box(0, 1, (N,), int8)})`; `observation="flat"`: one `float32[D]` vector; `"rllib"`: RLlib's keys |
 | State | `state()`: a `float32` vector in `state_space`, `Box(0, 1, (S,))` (full information) |
 
@@ -227,15 +227,15 @@ only int8 masks: run them on the `"dict"` or `"flat"` style.
 | `recruit` | 1698, 72 | 1692, 72 | 1698, 72 | 1698, 72 |
 | `bribe` | 1770, 7 | 1764, 7 | 1770, 7 | 1770, 7 |
 | `pedestal` | 1777, 3 | 1771, 3 | 1777, 3 | 1777, 3 |
-| `dig` | 1780, 4660 | 1774, 2900 | 1780, 4660 | 1780, 4660 |
-| `mineral` | 6440, 3 | 4674, 3 | 6440, 3 | 6440, 3 |
-| `establish` | 6443, 11 | 4677, 11 | 6443, 11 | 6443, 11 |
-| `hall` | 6454, 2804 | 4688, 1472 | 6454, 2804 | 6454, 2804 |
-| `select_statue` | 9258, 255 | 6160, 195 | 9258, 255 | 9258, 255 |
-| `move_statue` | 9513, 255 | 6355, 195 | 9513, 255 | 9513, 255 |
-| `smoot_slot` | 9768, 10 | 6550, 10 | 9768, 10 | 9768, 10 |
-| `horde_slot` | 9778, 12 | 6560, 12 | 9778, 12 | 9778, 12 |
-| **N** | **9790** | **6572** | **9790** | **9790** |
+| `dig` | 1780, 4660 | 1774, 2929 | 1780, 4660 | 1780, 4660 |
+| `mineral` | 6440, 3 | 4703, 3 | 6440, 3 | 6440, 3 |
+| `establish` | 6443, 11 | 4706, 11 | 6443, 11 | 6443, 11 |
+| `hall` | 6454, 2804 | 4717, 1521 | 6454, 2804 | 6454, 2804 |
+| `select_statue` | 9258, 255 | 6238, 195 | 9258, 255 | 9258, 255 |
+| `move_statue` | 9513, 255 | 6433, 195 | 9513, 255 | 9513, 255 |
+| `smoot_slot` | 9768, 10 | 6628, 10 | 9768, 10 | 9768, 10 |
+| `horde_slot` | 9778, 12 | 6638, 12 | 9778, 12 | 9778, 12 |
+| **N** | **9790** | **6650** | **9790** | **9790** |
 <!-- tables:end -->
 
 ### Who picks the tokens that pay (`payment`)

@@ -25,9 +25,12 @@ ENV_NAME = f"mountain_king_v{ENV_VERSION}"
 VERSION_HISTORY: dict[int, tuple[str, str]] = {
     0: ("mk_env 0.1.0", "first release. Later additions that change no layout: the `\"flat\"` and `\"rllib\"` "
         "observation styles, `state()`, the illegal-move warning and counts, the team in the final infos."),
-    1: ("issue 16", "rules closer to the book, same observation and action layouts as v0 (the fingerprints "
-        "change with the name only). Ceremony of Ascension picks the Level-3 troll by its printed level, "
-        "in any horde row (v0 offered the top row's slots, whatever their level); the Level-3 recruit's "
+    1: ("issue 16", "rules closer to the book, same observation and action layouts as v0 on the winter side "
+        "(the fingerprints change with the name only). The default pack's autumn side is redrawn "
+        "mirror-symmetric for a fair 3-player table (its start point 1 won 68% of 3-player games); its "
+        "workshop sites moved, so the autumn layouts' dig and hall blocks change size. Ceremony of "
+        "Ascension picks the Level-3 troll by its printed level, in any horde row (v0 offered the top "
+        "row's slots, whatever their level); the Level-3 recruit's "
         "pedestal may be declined (`pass` in `recruit_pedestal`, asked even when one clan is left); "
         "Tremor's free statue moves last the turn (made at the cast, or kept: `select_statue` is legal in "
         "steps 2 and 3 while free moves are left and step 4 spends them before carts; `statue_move_free` "
@@ -44,8 +47,8 @@ PINNED_LAYOUTS: dict[int, dict[tuple[int, str], str]] = {
     0: {(2, "winter"): "b2f49509c7c29c00", (2, "autumn"): "33b3b1b18be41259",
         (3, "autumn"): "25ccd7548c176a8a", (4, "winter"): "c13808e8840263a6",
         (5, "winter"): "c9bd0e05c537da35"},
-    1: {(2, "winter"): "1850f8b3b670d22f", (2, "autumn"): "0008a71e7a14c737",
-        (3, "autumn"): "8d0fd19e2b504e9e", (4, "winter"): "426efd5af4e34532",
+    1: {(2, "winter"): "1850f8b3b670d22f", (2, "autumn"): "3ba139a649b8d867",
+        (3, "autumn"): "a084d7036f344afb", (4, "winter"): "426efd5af4e34532",
         (5, "winter"): "c0eff8745e6d04d5"},
 }
 
