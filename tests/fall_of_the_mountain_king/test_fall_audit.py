@@ -55,6 +55,9 @@ def test_a_save_with_a_corrupt_task_stack_or_decision_context_is_refused_naming_
     (lambda d: d.update(claws_used=[-3] * len(d["claws_used"])), "claws used, allowed 0.."),
     (lambda d: d["placed"][0].append(0), r"placed\[0\] is not \(card, canvas cell\) pairs"),
     (lambda d: d.update(vote_tiles=[0] * 7), "vote_tiles is not one tile per clan"),
+    (lambda d: d.update(gates_aside=d["invasion"][:1]), "are not the 7 gate cards, each once"),
+    (lambda d: d.update(display=d["display"][:1] * 2), "display holds a champion twice"),
+    (lambda d: d.update(revealed=9), "revealed is 9"),
 ])
 def test_a_save_with_values_no_game_reaches_is_refused_naming_the_field(change, message):
     data = _saved_turn()

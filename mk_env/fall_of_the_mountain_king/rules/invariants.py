@@ -72,6 +72,13 @@ def _shape(st: FallState) -> list[str]:
             or any(not 0 <= c < len(g.pack.cards) for c in row[0::2])]
     if sorted(st.vote_tiles) != list(range(clans)):
         out.append(f"vote_tiles is not one tile per clan (a permutation of 0..{clans - 1})")
+    if st.invasion and sorted(st.invasion + st.gates_aside) != list(range(clans)):
+        out.append(f"invasion and gates_aside are not the {clans} gate cards, each once")
+    if len(set(st.display)) != len(st.display):
+        out.append("display holds a champion twice")
+    out += [f"{k} is {getattr(st, k)}, allowed {lo}..{hi}" for k, lo, hi in
+            (("revealed", 0, len(st.invasion)), ("falls", 0, big), ("turn", -1, big))
+            if not lo <= getattr(st, k) <= hi]
     return out
 
 
