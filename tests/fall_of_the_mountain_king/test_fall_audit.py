@@ -149,3 +149,53 @@ def test_the_wheel_pawn_moves_at_least_one_space():
     assert st.phase == Phase.WHEEL and only(st, Block.WHEEL) == [0]  # argument 0: one space
     act(st, Block.WHEEL, 0)
     assert st.wheel == 1
+
+
+def _component(rows, start, action):
+    """An independent reading of "connected": the symbols serving ``action`` reachable from ``start``
+    through orthogonal steps over such symbols and over ancestry markers (``*``)."""
+    def serves(tok):
+        return tok[0] in (action, "W") and not tok.endswith("*")
+    grid = [row.split() for row in rows]
+    todo, seen = [start], {start}
+    while todo:
+        r, c = todo.pop()
+        for y, x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= y < len(grid) and 0 <= x < len(grid[0]) and (y, x) not in seen and (
+                    grid[y][x].endswith("*") or serves(grid[y][x])):
+                seen.add((y, x))
+                todo.append((y, x))
+    return {(r, c) for r, c in seen if serves(grid[r][c])}
+
+
+def test_a_strong_action_gathers_exactly_the_symbols_connected_through_markers():
+    """Random 6x6 grids: adding every symbol the engine offers, again and again, covers exactly the
+    symbols of the start's connected group (an independent flood fill), never a diagonal or a stranger."""
+    from fall_helpers import act, cell, decide, set_grid, two_player_map
+    from mk_env.fall_of_the_mountain_king.rules import Block, Symbol
+    letters = {"A": Symbol.ADVANCE, "B": Symbol.BOLSTER}
+    rng = np.random.default_rng(20)
+    checked = 0
+    for _ in range(60):
+        st = two_player_map()
+        tokens = rng.choice(["A", "B", "W", "_", "E", "A*", "B*", "_"], size=(6, 6))
+        rows = [" ".join(r) for r in tokens]
+        set_grid(st, 0, rows)
+        starts = [(r, c) for r in range(6) for c in range(6) if tokens[r][c] == "A"]
+        if not starts:
+            continue
+        start = starts[int(rng.integers(len(starts)))]
+        expect = _component(rows, start, "A")
+        st.supply[0], st.desperation[0] = 1, 0
+        decide(st, Phase.TURN, 0, weak=0)
+        offered = st.game.layout.strong(letters["A"], cell(st, *start)) in st.legal_actions()
+        assert offered == (len(expect) > 1)  # unnumbered: a strong action needs a second connected symbol
+        if not offered:
+            continue
+        st.apply(st.game.layout.strong(letters["A"], cell(st, *start)))
+        while (adds := [a for a in st.legal_actions() if st.game.layout.decode(int(a))[0] == Block.ADD]):
+            act(st, Block.ADD, st.game.layout.decode(int(adds[0]))[1])
+        covered = {(r, c) for r, c in np.ndindex(6, 6) if st.covered[0][cell(st, r, c)] and "*" not in tokens[r][c]}
+        assert covered == expect and st.pending["power"] == len(expect)
+        checked += 1
+    assert checked >= 20
