@@ -199,3 +199,37 @@ def test_a_strong_action_gathers_exactly_the_symbols_connected_through_markers()
         assert covered == expect and st.pending["power"] == len(expect)
         checked += 1
     assert checked >= 20
+
+
+def test_advance_sources_are_the_troll_locations_joined_to_the_destination_by_established_ones():
+    """Random maps: the locations the engine lets trolls advance from equal an independent search from
+    each troll along established locations (your trolls or your lairs) to the destination."""
+    from fall_helpers import put_trolls, run_tasks, two_player_map
+    from mk_env.fall_of_the_mountain_king.rules import Block
+    rng = np.random.default_rng(21)
+    for _ in range(40):
+        st = two_player_map()
+        side = st.game.side
+        for loc in rng.choice(side.n_caverns, size=6, replace=False):
+            put_trolls(st, int(rng.integers(2)), int(loc), 1)
+        mine = {x for x in range(side.size) if st.trolls[x][0]}
+        est = mine | set(st.lairs[0])
+        for dest in range(side.n_caverns):
+            def reaches(src):
+                todo, seen = [src], {src}
+                while todo:
+                    x = todo.pop()
+                    for y in side.adjacent[x]:
+                        if y == dest:
+                            return True
+                        if y in est and y not in seen:
+                            seen.add(y)
+                            todo.append(y)
+                return False
+            expect = sorted(x for x in mine if x != dest and reaches(x))
+            run_tasks(st, ["advance", 0, 3, 0], ["seize_check", 0, []])
+            offered = st.game.layout.index(Block.DEST, dest) in st.legal_actions()
+            assert offered == bool(expect)
+            if offered:
+                st.apply(st.game.layout.index(Block.DEST, dest))
+                assert sorted(st.pending["sources"]) == expect
