@@ -233,3 +233,40 @@ def test_advance_sources_are_the_troll_locations_joined_to_the_destination_by_es
             if offered:
                 st.apply(st.game.layout.index(Block.DEST, dest))
                 assert sorted(st.pending["sources"]) == expect
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_a_gnome_runs_to_the_easiest_then_closest_cavern_through_overrun_ones(n):
+    """Random maps (both sides): the engine's goals equal an independent reading: every non-overrun cavern
+    reached from a gate of the swarm's domain by a path whose caverns before it are all overrun, the
+    fewest trolls first, then the fewest caverns gone through."""
+    from fall_helpers import battle_position, put_gnome, put_trolls
+    from mk_env.fall_of_the_mountain_king.rules.swarm import goals
+    rng = np.random.default_rng(22)
+    for _ in range(60):
+        st = battle_position(n)
+        side = st.game.side
+        locs = rng.permutation(side.n_caverns)
+        for loc in locs[:10]:
+            put_gnome(st, int(loc), 1)
+        for loc in locs[10:18]:
+            put_trolls(st, int(rng.integers(n)), int(loc), int(rng.integers(1, 3)))
+        st.swarm = int(rng.integers(7))
+        overrun = set(int(x) for x in locs[:10])
+        best = {}
+        for gate in side.gates[st.swarm]:  # shortest paths through overrun caverns, from every gate
+            dist, todo = {gate: 0}, [gate]
+            while todo:
+                x = todo.pop(0)
+                if x not in overrun:
+                    best[x] = min(best.get(x, 99), dist[x])
+                    continue
+                for y in side.adjacent[x]:
+                    if y < side.n_caverns and y not in dist:
+                        dist[y] = dist[x] + 1
+                        todo.append(y)
+        if not best:
+            continue
+        key = {x: (sum(st.trolls[x]), d) for x, d in best.items()}
+        top = min(key.values())
+        assert goals(st) == sorted(x for x, k in key.items() if k == top)
