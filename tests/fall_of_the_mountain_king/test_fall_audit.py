@@ -270,3 +270,14 @@ def test_a_gnome_runs_to_the_easiest_then_closest_cavern_through_overrun_ones(n)
         key = {x: (sum(st.trolls[x]), d) for x, d in best.items()}
         top = min(key.values())
         assert goals(st) == sorted(x for x, k in key.items() if k == top)
+
+
+def test_an_influence_on_a_yellow_line_has_passed_it():
+    """Decision 20: the lines are drawn before the spaces 2, 4 and 7; reaching a space passes its line."""
+    from fall_helpers import two_player_map
+    from mk_env.fall_of_the_mountain_king.rules.champions import lines_passed
+    st = two_player_map()
+    card = st.display[0]
+    for influence, lines in ((1, 0), (2, 1), (3, 1), (4, 2), (6, 2), (7, 3), (12, 3)):
+        st.influence[card][1] = influence
+        assert lines_passed(st, 1, card) == lines
