@@ -281,3 +281,31 @@ def test_an_influence_on_a_yellow_line_has_passed_it():
     for influence, lines in ((1, 0), (2, 1), (3, 1), (4, 2), (6, 2), (7, 3), (12, 3)):
         st.influence[card][1] = influence
         assert lines_passed(st, 1, card) == lines
+
+
+def test_determinize_keeps_everything_the_player_knows_at_every_decision():
+    """Through random games: for the decider and one other seat, a determinized copy shows the same public
+    map and the same private knowledge (gnome strengths, gate cards, hands, dealt champions) as the
+    game, and the decider the same legal actions."""
+    from mk_env.fall_of_the_mountain_king.rules.knowledge import dealt_champions, gate_card, gnome_strength, hand
+    public = ("trolls", "gnome_at", "gnome_public", "grid", "covered", "honor", "votes", "influence", "display",
+              "champ_loc", "supply", "desperation", "wheel", "swarm", "revealed", "phase", "decider", "tasks")
+    rng = np.random.default_rng(23)
+    for n in (2, 4):
+        st = Game(n).new_initial_state(23)
+        k = 0
+        while not st.is_terminal():
+            if k % 9 == 0:
+                for p in {st.decider, (st.decider + 1) % n}:
+                    d = st.determinize(p, rng)
+                    assert all(getattr(d, f) == getattr(st, f) for f in public)
+                    assert [gnome_strength(d, p, g) for g in range(len(st.strength))] == \
+                        [gnome_strength(st, p, g) for g in range(len(st.strength))]
+                    assert [gate_card(d, p, i) for i in range(len(st.invasion))] == \
+                        [gate_card(st, p, i) for i in range(len(st.invasion))]
+                    assert all(hand(d, p, s) == hand(st, p, s) and dealt_champions(d, p, s) == dealt_champions(st, p, s)
+                               for s in range(n))
+                    if p == st.decider:
+                        assert d.legal_actions().tolist() == st.legal_actions().tolist()
+            st.apply(int(rng.choice(st.legal_actions())))
+            k += 1
