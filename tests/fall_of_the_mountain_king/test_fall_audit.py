@@ -309,3 +309,65 @@ def test_determinize_keeps_everything_the_player_knows_at_every_decision():
                         assert d.legal_actions().tolist() == st.legal_actions().tolist()
             st.apply(int(rng.choice(st.legal_actions())))
             k += 1
+
+
+def test_a_turn_with_no_possible_action_spends_its_supply_and_ends():
+    """Decision 2: every symbol covered: only "end the turn" is offered; the supply was spent."""
+    from fall_helpers import STOP, only, set_grid, two_player_map
+    from mk_env.fall_of_the_mountain_king.rules import Block
+    from mk_env.fall_of_the_mountain_king.rules.battle import battle_turn
+    st = two_player_map()
+    set_grid(st, 0, ["A* B*", "W* _"])
+    st.supply = [2, 0]
+    st.tasks = [STOP]
+    battle_turn(st, 0)
+    st._cache.clear()
+    assert st.phase == Phase.TURN and st.supply == [1, 0]
+    assert only(st, Block.END_TURN) == [0] and only(st, Block.WEAK) == only(st, Block.STRONG) == []
+    st.apply(st.game.layout.index(Block.END_TURN))
+    assert st.phase == Phase.TURN and st.decider == 0 and st.supply == [0, 0]  # seat 1 has none: passed
+
+
+def test_a_card_that_fits_nowhere_is_not_added_and_the_draft_goes_on():
+    """Decision 17: a full 6x6 grid with an elder symbol in every 2x2 window takes no card; its hand
+    passes on whole."""
+    from fall_helpers import set_grid
+    from mk_env.fall_of_the_mountain_king.rules import Block
+    from mk_env.fall_of_the_mountain_king.rules.ancestry import anchors
+    st = at_phase(2, Phase.PLACE_CARD, seed=5)
+    me = st.decider
+    other = 1 - me
+    set_grid(st, other, [" ".join("E" if r % 2 and c % 2 else "A" for c in range(6)) for r in range(6)])
+    assert anchors(st, other) == []
+    theirs = st.hands[other][:]
+    st.apply(int(st.legal_actions()[0]))
+    assert st.game.layout.decode(int(st.legal_actions()[0]))[0] == Block.PLACE
+    assert st.phase == Phase.PLACE_CARD and st.decider == me  # the other seat was skipped: the next pick
+    assert st.placed[other] == [] and st.hands[me] == theirs and len(st.hands[other]) == 3
+
+
+def test_with_the_gnome_supply_exhausted_an_invasion_sends_fewer_and_a_repulse_adds_none():
+    """Decision 12: 30 gnomes in all."""
+    from fall_helpers import act, cavern, put_gnome, put_trolls, run_tasks, two_player_map
+    from mk_env.fall_of_the_mountain_king.rules import Block
+    from mk_env.fall_of_the_mountain_king.rules.fields import BY_WHEEL, SUPPLY
+    st = two_player_map()
+    deep, target = cavern(st, "Moss Deep"), cavern(st, "Hammer Deep")
+    put_trolls(st, 0, deep, 1)
+    g = put_gnome(st, target, 3)
+    st.gnome_at = [x if x != SUPPLY else BY_WHEEL for x in st.gnome_at]  # none left in the supply
+    run_tasks(st, ["advance", 0, 1, 0], ["seize_check", 0, []])
+    act(st, Block.DEST, target)
+    act(st, Block.TROLL, deep)  # 1 troll against 3: repelled
+    assert [x for x in st.gnome_at if x == target] == [target] and st.gnome_at[g] == target
+    act(st, Block.LAIR, 0)
+    st.gnome_at = [SUPPLY if x == BY_WHEEL else x for x in st.gnome_at]
+    spare = [i for i, x in enumerate(st.gnome_at) if x == SUPPLY]
+    for i in spare[1:]:
+        st.gnome_at[i] = BY_WHEEL  # one gnome left in the supply
+    st.wave = 3  # 4 invaders due
+    on_map = sum(1 for x in st.gnome_at if x >= 0)
+    run_tasks(st, ["invasion", 0])
+    while st.phase == Phase.ROUTE:
+        act(st, Block.ROUTE, st.pending["options"][0])
+    assert sum(1 for x in st.gnome_at if x >= 0) == on_map + 1 and SUPPLY not in st.gnome_at
