@@ -371,3 +371,53 @@ def test_with_the_gnome_supply_exhausted_an_invasion_sends_fewer_and_a_repulse_a
     while st.phase == Phase.ROUTE:
         act(st, Block.ROUTE, st.pending["options"][0])
     assert sum(1 for x in st.gnome_at if x >= 0) == on_map + 1 and SUPPLY not in st.gnome_at
+
+
+def test_the_grey_troll_space_never_moves_trolls_out_of_or_into_a_lair():
+    """Decision 10: "from any single cavern into adjacent gnome-free caverns": lair spaces are neither."""
+    from fall_helpers import act, only, put_trolls, run_tasks, two_player_map
+    from mk_env.fall_of_the_mountain_king.rules import Block
+    st = two_player_map()
+    side = st.game.side
+    lair = st.lairs[0][0]
+    put_trolls(st, 0, lair, 3)
+    (next_to,) = [y for y in side.adjacent[lair] if y < side.n_caverns][:1]
+    put_trolls(st, 1, next_to, 1)
+    st.wheel = 3
+    run_tasks(st, ["gnome_action", 0, 1, 0], ["seize_check", 0, []])
+    act(st, Block.WHEEL, 0)  # space 4: the grey troll
+    while st.phase in (Phase.SCOUT_GATE, Phase.SCOUT_GNOME):
+        act(st, Block.DONE)
+    assert lair not in only(st, Block.SHOVE_FROM) and next_to in only(st, Block.SHOVE_FROM)
+    act(st, Block.SHOVE_FROM, next_to)
+    dests = {a % side.size for a in only(st, Block.SHOVE)}
+    assert dests and all(d < side.n_caverns for d in dests) and lair not in dests
+
+
+def test_an_invasion_tie_with_no_votes_anywhere_goes_to_the_start_player():
+    """Decision 11: nobody has votes in any clan: the start player breaks the tie."""
+    from fall_helpers import two_player_map
+    from mk_env.fall_of_the_mountain_king.rules.swarm import vote_leader
+    st = two_player_map()
+    for first in (0, 1):
+        st.start_player = first
+        assert all(vote_leader(st, clan) == first for clan in range(7))
+
+
+def test_with_all_five_champion_bases_on_the_map_a_won_champion_brings_no_pawn():
+    """Decision 14: the pawn needs a free champion base."""
+    from fall_helpers import cavern, give_champion, put_trolls, run_tasks, two_player_map
+    from mk_env.fall_of_the_mountain_king.rules.actions import add_influence
+    from mk_env.fall_of_the_mountain_king.rules.fields import DISPLAY, HELD
+    st = two_player_map()
+    deep = cavern(st, "Fire Deep")
+    put_trolls(st, 0, deep, 1)
+    names = ["Brunna Stonefist", "Olm the Patient", "Keskel Whisper", "Grub Tallow", "Vark Emberjaw"]
+    for name in names:
+        give_champion(st, 0, name, at=deep)
+    won = give_champion(st, 0, "Cinder Queen")
+    st.champ_state[won], st.champ_owner[won] = DISPLAY, -1
+    st.display = [won]
+    add_influence(st, 0, won, 2)
+    run_tasks(st, ["award", 0])
+    assert st.champ_state[won] == HELD and st.champ_loc[won] == -1 and st.phase == Phase.KEEP_CHAMPION  # STOP
