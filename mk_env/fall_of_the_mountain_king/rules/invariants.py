@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from .ancestry import code
 from .board import lair_owner
 from .fields import DEALT, DISPLAY, HELD, IN_DECK, REMOVED
+from .stack_checks import stack_problems
 from .vocabulary import Phase, Symbol
 
 if TYPE_CHECKING:
@@ -155,7 +156,8 @@ def _cards(st: FallState) -> list[str]:
 
 
 def check(st: FallState) -> None:
-    """Raise :class:`InvariantError` naming the broken facts, if any."""
-    found = problems(st)
+    """Raise :class:`InvariantError` naming the broken facts, if any (the engine's task stack and the
+    decision's context included: :func:`~.stack_checks.stack_problems`)."""
+    found = problems(st) or stack_problems(st)
     if found:
         raise InvariantError("; ".join(found))
