@@ -137,6 +137,23 @@ def test_bolster_with_an_empty_supply_moves_trolls_from_anywhere_on_the_map():
     assert st.trolls[mine][0] == 3 and st.troll_supply[0] == 0
 
 
+def test_bolster_with_an_empty_supply_moves_champion_pawns_too():
+    """"A champion pawn is a troll (... for other rules)": a Bolster from the map may take a pawn."""
+    st = two_player_map()
+    mine, far = cavern(st, "Moss Deep"), cavern(st, "Ice Gate")
+    put_trolls(st, 0, mine, 1)
+    put_trolls(st, 0, far, st.troll_supply[0])
+    card = give_champion(st, 0, "Brunna Stonefist", at=far)
+    other = give_champion(st, 1, "Olm the Patient", at=far)
+    decide(st, Phase.BOLSTER_DEST, 0, power=2)
+    act(st, Block.DEST, mine)  # the supply is empty: both from the map
+    assert st.phase == Phase.BOLSTER_FROM and only(st, Block.CHAMPION) == [card]  # not another player's pawn
+    act(st, Block.CHAMPION, card)
+    assert st.champ_loc[card] == mine and st.champ_loc[other] == far and st.pending["left"] == 1
+    act(st, Block.TROLL, far)
+    assert st.trolls[mine][0] == 2 and st.phase == Phase.KEEP_CHAMPION  # p spent: the action is over (STOP)
+
+
 def test_influence_the_first_influence_on_a_champion_gains_one_extra():
     st = two_player_map()
     card = st.display[1]

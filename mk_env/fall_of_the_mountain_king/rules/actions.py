@@ -195,26 +195,43 @@ def apply_bolster_count(st: FallState, arg: int) -> None:
 
 def _bolster(st: FallState, seat: int, dest: int, power: int, n: int) -> None:
     """``n`` trolls from the supply; with the supply then empty, "you may move trolls from anywhere on the
-    map to the destination cavern, ignoring intermediate caverns" (one by one, up to the rest of p)."""
+    map to the destination cavern, ignoring intermediate caverns" (one by one, up to the rest of p; a
+    champion pawn is a troll, so pawns too)."""
     st.troll_supply[seat] -= n
     st.trolls[dest][seat] += n
     left = power - n
-    if left and not st.troll_supply[seat] and bolster_sources(st, seat, dest):
+    if left and not st.troll_supply[seat] and (bolster_sources(st, seat, dest) or bolster_pawns(st, seat, dest)):
         ask(st, Phase.BOLSTER_FROM, seat, dest=dest, left=left)
     else:
         resume(st)
 
 
 def bolster_sources(st: FallState, seat: int, dest: int) -> list[int]:
+    """The locations a Bolster with an empty supply may take ``seat``'s regular trolls from."""
     return [x for x in range(st.game.side.size) if x != dest and st.trolls[x][seat] > 0]
+
+
+def bolster_pawns(st: FallState, seat: int, dest: int) -> list[int]:
+    """The champion cards whose pawns a Bolster with an empty supply may move to ``dest``."""
+    return [c for c, x in enumerate(st.champ_loc) if x >= 0 and x != dest and st.champ_owner[c] == seat]
 
 
 def apply_bolster_from(st: FallState, src: int) -> None:
     seat, p = st.decider, st.pending
     st.trolls[src][seat] -= 1
     st.trolls[p["dest"]][seat] += 1
+    _bolster_moved(st, seat)
+
+
+def apply_bolster_pawn(st: FallState, card: int) -> None:
+    st.champ_loc[card] = st.pending["dest"]
+    _bolster_moved(st, st.decider)
+
+
+def _bolster_moved(st: FallState, seat: int) -> None:
+    p = st.pending
     p["left"] -= 1
-    if not p["left"] or not bolster_sources(st, seat, p["dest"]):
+    if not p["left"] or not (bolster_sources(st, seat, p["dest"]) or bolster_pawns(st, seat, p["dest"])):
         resume(st)
 
 

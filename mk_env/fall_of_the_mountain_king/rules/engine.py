@@ -68,6 +68,7 @@ def legal_by_block(st: FallState) -> dict[Block, list[int]]:
         out[Block.COUNT] = list(range(p["most"]))
     elif ph == Phase.BOLSTER_FROM:
         out[Block.TROLL] = actions.bolster_sources(st, st.decider, p["dest"])
+        out[Block.CHAMPION] = actions.bolster_pawns(st, st.decider, p["dest"])
         out[Block.DONE] = [0]
     elif ph == Phase.INFLUENCE:
         out[Block.INFLUENCE] = actions.influence_targets(st, st.decider)
@@ -130,6 +131,13 @@ def _troll(st: FallState, arg: int) -> None:
         actions.apply_bolster_from(st, arg)
 
 
+def _champion(st: FallState, arg: int) -> None:
+    if st.phase == Phase.ADVANCE_TROLL:
+        actions.apply_advance_champion(st, arg)
+    else:
+        actions.apply_bolster_pawn(st, arg)
+
+
 def _split(fn: Callable[[FallState, int, int], None], width: Callable[[FallState], int]) -> Callable:
     return lambda st, a: fn(st, *divmod(a, width(st)))
 
@@ -150,7 +158,7 @@ APPLY: dict[Block, Callable[[FallState, int], None]] = {
     Block.BOOST: battle.apply_boost,
     Block.DEST: _dest,
     Block.TROLL: _troll,
-    Block.CHAMPION: actions.apply_advance_champion,
+    Block.CHAMPION: _champion,
     Block.INFLUENCE: actions.apply_influence,
     Block.WHEEL: wheel.apply_wheel,
     Block.GATE: wheel.apply_gate,

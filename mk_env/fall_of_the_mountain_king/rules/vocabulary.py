@@ -78,7 +78,7 @@ class Phase(IntEnum):
     ADVANCE_TROLL = 10  # Advance: the next troll to move there, or done
     BOLSTER_DEST = 11  # Bolster: the dominated cavern
     BOLSTER_COUNT = 12  # Bolster: how many trolls from the supply (up to p)
-    BOLSTER_FROM = 13  # Bolster with an empty supply: a troll from the map, or done
+    BOLSTER_FROM = 13  # Bolster with an empty supply: a troll or champion pawn from the map, or done
     INFLUENCE = 14  # Influence: the champion of the display
     WHEEL = 15  # Gnome action: how many spaces the wheel pawn moves
     SCOUT_GATE = 16  # Gnome action: the facedown gate card to peek at, or none
@@ -117,7 +117,7 @@ class Block(StrEnum):
     COUNT = "count"  # how many (Bolster's trolls from the supply) minus 1
     DEST = "dest"  # location: Advance's destination, Bolster's dominated cavern, a pawn's cavern
     TROLL = "troll"  # location a regular troll is taken from (Advance; Bolster with an empty supply)
-    CHAMPION = "champion"  # champion card whose pawn moves (Advance)
+    CHAMPION = "champion"  # champion card whose pawn moves (Advance; Bolster from the map)
     INFLUENCE = "influence"  # display position of the champion
     WHEEL = "wheel"  # spaces moved minus 1
     GATE = "gate"  # position of the facedown gate card peeked at
@@ -147,7 +147,7 @@ PHASE_BLOCKS: dict[Phase, frozenset[Block]] = {
     Phase.ADVANCE_DEST: frozenset((Block.DEST,)),
     Phase.ADVANCE_TROLL: frozenset((Block.TROLL, Block.CHAMPION, Block.DONE)),
     Phase.BOLSTER_DEST: frozenset((Block.DEST,)),
-    Phase.BOLSTER_FROM: frozenset((Block.TROLL, Block.DONE)),
+    Phase.BOLSTER_FROM: frozenset((Block.TROLL, Block.CHAMPION, Block.DONE)),
     Phase.INFLUENCE: frozenset((Block.INFLUENCE,)),
     Phase.WHEEL: frozenset((Block.WHEEL,)),
     Phase.SCOUT_GATE: frozenset((Block.GATE, Block.DONE)),
