@@ -421,3 +421,42 @@ def test_with_all_five_champion_bases_on_the_map_a_won_champion_brings_no_pawn()
     add_influence(st, 0, won, 2)
     run_tasks(st, ["award", 0])
     assert st.champ_state[won] == HELD and st.champ_loc[won] == -1 and st.phase == Phase.KEEP_CHAMPION  # STOP
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_great_halls_and_domains_score_as_an_independent_reading_of_the_text(n):
+    """Random maps: each Great Hall to the most caverns controlled (gnomes take part, ties split, fractions
+    dropped) and each domain's 4 + 2 per controlled cavern - 1 per overrun one, against the text read
+    afresh ("controlled": more trolls than any other single player)."""
+    from fall_helpers import battle_position, put_gnome, put_trolls
+    from mk_env.fall_of_the_mountain_king.rules.scoring import hall_shares
+    from mk_env.fall_of_the_mountain_king.rules.waveend import domain_score
+    rng = np.random.default_rng(24)
+    for _ in range(40):
+        st = battle_position(n)
+        side = st.game.side
+        st.starburst = [-1] * len(side.halls)
+        locs = rng.permutation(side.n_caverns)
+        gnomes = {int(x) for x in locs[:6]}
+        for x in gnomes:
+            put_gnome(st, x, 1)
+        for x in locs[6:]:
+            for p in range(n):
+                put_trolls(st, p, int(x), int(rng.integers(0, 3)) if rng.random() < 0.4 else 0)
+
+        def ctrl(x):
+            f = st.trolls[x]
+            best = max(f)
+            return f.index(best) if best and f.count(best) == 1 else -1
+        for h, caverns in enumerate(side.halls):
+            held = [sum(1 for x in caverns if ctrl(x) == p) for p in range(n)]
+            g = sum(1 for x in caverns if x in gnomes)
+            top = max(held + [g])
+            winners = [p for p in range(n) if held[p] == top] if top else []
+            share = st.hall_value[h] // (len(winners) + (g == top)) if winners else 0
+            assert hall_shares(st, h) == [share if p in winners else 0 for p in range(n)]
+        for clan in range(7):
+            caverns = side.domain[clan]
+            lost = sum(1 for x in caverns if x in gnomes)
+            want = [4 + 2 * k - lost if (k := sum(1 for x in caverns if ctrl(x) == p)) else 0 for p in range(n)]
+            assert domain_score(st, clan) == want
