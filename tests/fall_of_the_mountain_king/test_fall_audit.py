@@ -460,3 +460,20 @@ def test_great_halls_and_domains_score_as_an_independent_reading_of_the_text(n):
             lost = sum(1 for x in caverns if x in gnomes)
             want = [4 + 2 * k - lost if (k := sum(1 for x in caverns if ctrl(x) == p)) else 0 for p in range(n)]
             assert domain_score(st, clan) == want
+
+
+def test_wild_pairs_stop_at_a_supply_of_8_and_desperation_counts_the_supply_after_them():
+    """Wave 1: 6 + 1 barrel = 7; four wilds make only one pair (up to 8); then 0 desperation tokens."""
+    from fall_helpers import STOP, act, only, set_grid
+    from mk_env.fall_of_the_mountain_king.rules import Block
+    from mk_env.fall_of_the_mountain_king.rules.ancestry import supplies
+    st = at_phase(2, Phase.PLACE_CARD, seed=6)
+    set_grid(st, 0, ["W W S", "W W _"])
+    st.start_player, st.wave = 0, 1
+    supplies(st, 0)
+    st.tasks = [STOP, ["desperation", 0]]  # only seat 0's wild pairs and desperation tokens, then STOP
+    assert st.supply[0] == 7 and only(st, Block.WILD)
+    act(st, Block.WILD, only(st, Block.WILD)[0])
+    act(st, Block.WILD, only(st, Block.WILD)[0])
+    assert st.supply[0] == 8 and st.phase == Phase.KEEP_CHAMPION and st.desperation[0] == 0
+    assert sum(st.covered[0]) == 2  # two wilds left uncovered for actions
