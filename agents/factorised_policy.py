@@ -169,6 +169,8 @@ class FactorisedHead(nn.Module):
 
     def _mode(self, h: torch.Tensor, mask: torch.Tensor, legal: torch.Tensor,
               block_lp: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The most likely flat action of each row and its ``log P``: over the legal blocks,
+        ``log P(b) + max log P(argument | b)``."""
         best = torch.full((h.shape[0],), -float("inf"))
         actions = torch.zeros(h.shape[0], dtype=torch.long)
         for b in self._nonempty:
