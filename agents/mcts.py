@@ -18,7 +18,7 @@ per decision), with options after a ``?``, joined by ``&``::
 ``workers`` (root parallelism, default 1), ``horizon`` (changes of the player to move the tree spans,
 default one round), ``rollout`` (changes of the player to move after which leaves are valued, default the
 horizon), ``depth`` (decisions the tree spans at most, default 60), ``c`` (the PUCT exploration constant,
-default 1.5), ``lookahead`` (the tree depths that get the heuristic's lookahead priors; default: every
+default 0.5), ``lookahead`` (the tree depths that get the heuristic's lookahead priors; default: every
 depth in the first game, the root only in Cave Troll; ``lookahead=1``: the root only, deeper nodes the
 quick policy's choice first). A comma may not
 appear: it separates the specs of a list.
@@ -39,6 +39,13 @@ from .search_parallel import RootPool
 from .search_tree import Evaluator, Search, SearchConfig
 
 DEFAULT_SIMULATIONS = 48
+#: the agent's PUCT constant (SearchConfig's own default, 1.5, serves a network's search). The heuristic's
+#: values are squashed margins (tanh(margin / 10)), and sibling actions differ by a few honour points, a
+#: tenth or two of value, so a smaller constant lets them outweigh the priors sooner: on the same 5 deals
+#: from both seats (10 games, heavy contention),
+#: mcts:16 won 7 of 10 against the first game's heuristic with 0.5 and 4 of 10 with 1.5; 9 of 10 with both
+#: in Cave Troll. Small samples: docs/tournament.md, Scaling.
+DEFAULT_C_PUCT = 0.5
 #: the spec's options: name -> (type, lowest value allowed, what it means)
 OPTIONS = {
     "workers": (int, 1, "root-parallel searches"),
@@ -64,7 +71,7 @@ class MCTSAgent(BaseAgent):
         if seconds is not None and not seconds > 0:
             raise ValueError(f"MCTSAgent: seconds must be > 0, got {seconds!r}")
         self.simulations, self.seconds = simulations, seconds
-        self.config = config or SearchConfig()
+        self.config = config or SearchConfig(c_puct=DEFAULT_C_PUCT)
         self.evaluator = evaluator or HeuristicEvaluator()
         self.workers = workers
         self._pool = RootPool(workers)
@@ -95,7 +102,7 @@ def from_spec(arg: str) -> MCTSAgent:
     budget, _, options = arg.partition("?")
     simulations, seconds = _budget(arg, budget)
     values = _options(arg, options)
-    config = SearchConfig()
+    config = SearchConfig(c_puct=DEFAULT_C_PUCT)
     if "horizon" in values:
         config = replace(config, horizon=values["horizon"])
     if "rollout" in values:

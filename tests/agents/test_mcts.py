@@ -241,6 +241,7 @@ def test_spec_options_build_the_search() -> None:
     assert agent.config.rollout_horizon == 5
     assert agent.evaluator.lookahead_depth == 2
     assert make_agent("mcts:8").evaluator.lookahead_depth == "game"  # the game's default (search_eval)
+    assert make_agent("mcts:8").config.c_puct == MCTSAgent().config.c_puct == 0.5
     assert make_agent("mcts").simulations == DEFAULT_SIMULATIONS
     assert make_agent("mcts:?workers=2").simulations == DEFAULT_SIMULATIONS
     assert make_agent("mcts:100").workers == 1
