@@ -97,7 +97,7 @@ def test_heuristic_beats_random_in_a_few_two_player_games():
         specs = ["heuristic", "random"] if seed % 2 == 0 else ["random", "heuristic"]
         st = _play(specs, seed)
         wins += st.returns()[specs.index("heuristic")] > 0
-    assert wins >= 3  # (measured: 200/200 in mk-env tournament, docs/fall-of-the-mountain-king/agents.md)
+    assert wins >= 3  # (measured over 200 games: docs/fall-of-the-mountain-king/environment.md)
 
 
 def test_random_heuristic_and_mcts_finish_a_three_player_game_with_invariants():
