@@ -23,7 +23,6 @@ game layout or network shape with one line naming both sides.
 from __future__ import annotations
 
 import json
-import os
 import struct
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -36,8 +35,7 @@ from torch import nn
 from mk_env.games import game_name
 
 from .policy_description import MAX_LAYERS, MAX_WIDTH, ModelFileError, env_layout, env_module
-from .policy_file import (METADATA_KEY, SUFFIX, _load_optimizer, _optimizer_to_tensors, _read_tensors,
-                          is_sb3_zip)
+from .policy_file import METADATA_KEY, SUFFIX, _load_optimizer, _read_tensors, is_sb3_zip, write_model_file
 
 FORMAT = "mk_env.policy_value"
 FORMAT_VERSION = 1
@@ -189,7 +187,6 @@ def save_net(net: PolicyValueNet, path: str | Path, game: Any, game_options: dic
              optimizer: Any = None, training: dict[str, Any] | None = None) -> Path:
     """Write ``net`` for ``game`` (a ``Game`` built with ``game_options``) to ``path`` atomically; with
     ``optimizer`` Adam's moments too (checkpoints), ``training``: JSON settings of the run."""
-    from safetensors.torch import save
     name = game_name(game)
     options = dict(game_options or {})
     module = env_module(name)
@@ -197,17 +194,7 @@ def save_net(net: PolicyValueNet, path: str | Path, game: Any, game_options: dic
               "layout_fingerprint": module.layout_fingerprint(game), "game": name,
               "players": int(game.num_players), "game_options": options,
               "network": asdict(net.shape), "optimizer": None, "training": training}
-    tensors = {f"net/{k}": v for k, v in net.state_dict().items()}
-    if optimizer is not None:
-        config["optimizer"], moments = _optimizer_to_tensors(optimizer)
-        tensors.update(moments)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(save({k: v.detach().cpu().contiguous() for k, v in tensors.items()},
-                         metadata={METADATA_KEY: json.dumps(config)}))
-    os.replace(tmp, path)
-    return path
+    return write_model_file(path, {f"net/{k}": v for k, v in net.state_dict().items()}, config, optimizer)
 
 
 def read_net_config(path: str | Path) -> dict[str, Any]:
