@@ -99,7 +99,8 @@ def _seeing(game: str) -> tuple[PageView | None, Callable[[Any, bool], str]]:
         return MOUNTAIN_KING_VIEW, lambda st, color: render_ansi(st, color=color)
     if game == "fall_of_the_mountain_king":
         from mk_env.fall_of_the_mountain_king.env.render import render_ansi as fall_ansi
-        return None, lambda st, color: fall_ansi(st)
+        from mk_env.fall_of_the_mountain_king.env.replay import FALL_VIEW
+        return FALL_VIEW, lambda st, color: fall_ansi(st)
     from mk_env.cave_troll.env.render import render_ansi as lair_ansi
     from mk_env.cave_troll.env.replay import CAVE_TROLL_VIEW
     return CAVE_TROLL_VIEW, lambda st, color: lair_ansi(st)

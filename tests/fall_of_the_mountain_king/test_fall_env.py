@@ -131,8 +131,8 @@ def test_bad_options_are_refused_with_what_is_allowed():
         fall.env(num_players=2, reward="gold")
     with pytest.raises(ValueError, match="observation='image' is not allowed"):
         fall.env(num_players=2, observation="image")
-    with pytest.raises(ValueError, match="render_mode='rgb_array' is not allowed"):
-        fall.raw_env(num_players=2, render_mode="rgb_array")
+    with pytest.raises(ValueError, match="render_mode='human' is not allowed"):
+        fall.raw_env(num_players=2, render_mode="human")
 
 
 def test_pickled_env_continues_the_same_game():

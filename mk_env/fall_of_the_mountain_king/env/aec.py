@@ -26,7 +26,7 @@ from mk_env.fall_of_the_mountain_king.rules import Game, Phase
 from .observation import FallObserver
 from .version import ENV_NAME
 
-RENDER_MODES = ("ansi",)
+RENDER_MODES = ("ansi", "rgb_array")
 
 
 def env(num_players: int = 4, render_mode: str | None = None, **kwargs: Any) -> AECEnv:
@@ -63,12 +63,14 @@ class raw_env(ct_aec.raw_env):  # noqa: N801 - PettingZoo's naming convention
         if self.render_mode is None:
             import gymnasium
 
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' when creating "
-                                  "the environment")
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or "
+                                  "'rgb_array' when creating the environment")
             return None
-        from .render import render_ansi
+        from . import render as rendering
 
-        return render_ansi(self.game_state)
+        if self.render_mode == "ansi":
+            return rendering.render_ansi(self.game_state)
+        return rendering.render_rgb(self.game_state)
 
     def __str__(self) -> str:
         return ENV_NAME
