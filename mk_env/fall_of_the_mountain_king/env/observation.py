@@ -20,6 +20,8 @@ removed, the 0-deck champions dealt to the observer, the clan board and the gnom
 
 from __future__ import annotations
 
+from itertools import chain
+
 import numpy as np
 from gymnasium import spaces
 
@@ -37,6 +39,8 @@ SYMBOLS = tuple(s.name.lower() for s in Symbol)
 HONOR_SCALE = 200.0
 #: trolls, pawns and gnomes in one location, votes and influence are encoded as min(x, COUNT_SCALE) / COUNT_SCALE
 COUNT_SCALE = 10.0
+#: the most ancestry grids :class:`FallObserver` remembers encoded
+GRID_MEMO = 512
 #: the numbers of a decision under way (power, trolls left to move, ...) are encoded / NUMBER_SCALE, capped
 NUMBER_SCALE = 10.0
 #: the pending decision's numbers, as named in ``state.pending``
@@ -156,6 +160,9 @@ class FallObserver:
         self._wheel0 = self.col["game"]["wave_3"] + 1  # the wheel's first space follows the waves
         self._grid_codes = self._code_table()
         self._template = self._static_template()
+        self._tiles = np.array([np.asarray(t, _F32) / 10.0 for t in pack.vote_tiles], _F32).reshape(-1, 3)
+        self._cards = self._card_table()
+        self._grids: dict[tuple, np.ndarray] = {}  # (cells, markers) of a grid -> its rows
         self.state_fields, self.state_slices, self.state_size = state_layout(self)
         self.state_space = spaces.Box(0.0, 1.0, (self.state_size,), _F32)
 
@@ -170,6 +177,14 @@ class FallObserver:
         table = np.zeros((codes, self.cell_width), _F32)
         for code in range(0, codes - 1):
             table[code + 1] = cell_vector(decode(code), self.cell_width)
+        return table
+
+    def _card_table(self) -> np.ndarray:
+        """Per ancestry card: its first 4 cells' entries (row-major) as in the hand; rows of no cell stay 0."""
+        table = np.zeros((len(self.game.pack.cards), 4, self.cell_width), _F32)
+        for card, printed in enumerate(self.game.pack.cards):
+            for i, cell in enumerate(printed.cells[:4]):
+                table[card, i] = cell_vector(cell, self.cell_width)
         return table
 
     def _clan0(self, key: str) -> int:
@@ -228,27 +243,38 @@ class FallObserver:
         return flat
 
     def _fill_ancestry(self, st, order: list[int], out: np.ndarray) -> None:
-        out[:] = self._grid_codes[np.asarray(st.grid)[order] + 1]
-        out[:, :, -1] = np.asarray(st.covered)[order]
+        """Each grid's rows, looked up by its cells and markers (a grid changes only when a card or a
+        marker is placed; the memo is emptied when it holds :data:`GRID_MEMO` grids)."""
+        memo, grid, covered = self._grids, st.grid, st.covered
+        for k, seat in enumerate(order):
+            key = (tuple(grid[seat]), tuple(covered[seat]))
+            rows = memo.get(key)
+            if rows is None:
+                if len(memo) >= GRID_MEMO:
+                    memo.clear()
+                rows = self._grid_codes[np.array(grid[seat], np.intp) + 1]
+                rows[:, -1] = covered[seat]
+                memo[key] = rows
+            out[k] = rows
 
     def _fill_map(self, st, player: int, order: list[int], m: np.ndarray) -> None:
         mc, n = self.col["map"], self.n
-        trolls = np.asarray(st.trolls, _F32)[:, order]
+        trolls = np.fromiter(chain.from_iterable(st.trolls), _F32, self.n_loc * n).reshape(self.n_loc, n)[:, order]
         m[:, mc["trolls_me"]:mc["trolls_me"] + n] = np.minimum(trolls, COUNT_SCALE) / COUNT_SCALE
-        ego = {seat: k for k, seat in enumerate(order)}
-        pawns = mc["pawns_me"]
+        pawns, owner = mc["pawns_me"], st.champ_owner
         for c, x in enumerate(st.champ_loc):
             if x >= 0:
-                m[x, pawns + ego[st.champ_owner[c]]] += 1.0 / COUNT_SCALE
+                m[x, pawns + (owner[c] - player) % n] += 1.0 / COUNT_SCALE
         for seat, lairs in enumerate(st.lairs):
             for x in lairs:
-                m[x, mc["lair_of_me"] + ego[seat]] = 1.0
-        strength = mc["gnomes"]
+                m[x, mc["lair_of_me"] + (seat - player) % n] = 1.0
+        col = mc["gnomes"]
+        strength, public, known = st.strength, st.gnome_public, st.known_gnomes[player]
         for gnome, x in enumerate(st.gnome_at):
-            if x >= 0:
-                s = knowledge.gnome_strength(st, player, gnome)
-                m[x, strength] += 1.0 / COUNT_SCALE
-                m[x, strength + (s if s > 0 else 4)] += 1.0 / COUNT_SCALE
+            if x >= 0:  # knowledge.gnome_strength, inlined
+                s = strength[gnome] if public[gnome] or gnome in known else knowledge.UNKNOWN
+                m[x, col] += 1.0 / COUNT_SCALE
+                m[x, col + (s if s > 0 else 4)] += 1.0 / COUNT_SCALE
         np.minimum(m, 1.0, out=m)
 
     def _fill_champions(self, st, player: int, order: list[int], ch: np.ndarray) -> None:
@@ -275,9 +301,7 @@ class FallObserver:
         """The clan board, the gate cards, the halls, my hand and the game's scalars."""
         n, cl = self.n, v["clans"]
         cl[:, :n] = np.minimum(np.asarray(st.votes, _F32)[:, order], COUNT_SCALE) / COUNT_SCALE
-        tiles = self.game.pack.vote_tiles
-        for clan, tile in enumerate(st.vote_tiles):
-            cl[clan, n:n + 3] = np.asarray(tiles[tile], _F32) / 10.0
+        cl[:, n:n + 3] = self._tiles[st.vote_tiles]
         cl[st.swarm, n + 3] = 1.0
         gates = v["gates"]
         for pos in range(len(st.invasion)):
@@ -290,10 +314,9 @@ class FallObserver:
         halls = v["halls"]
         halls[:, 0] = np.asarray(st.hall_value, _F32) / 10.0
         halls[:, 1] = np.asarray(st.starburst) >= 0
-        hand, cards = v["hand"], self.game.pack.cards
-        for slot, card in enumerate(knowledge.hand(st, player, player)[:self.hand]):
-            for i, cell in enumerate(cards[card].cells[:4]):
-                hand[slot, i] = cell_vector(cell, self.cell_width)
+        mine = knowledge.hand(st, player, player)[:self.hand]
+        if mine:
+            v["hand"][:len(mine)] = self._cards[mine]
         g, gc = v["game"], self.col["game"]
         g[gc["my_decision"]] = float(st.current_player() == player)
         g[gc["seat_0"] + player] = 1.0
@@ -353,3 +376,4 @@ class FallObserver:
 
 
 __all__ = ["COUNT_SCALE", "FallObserver", "HONOR_SCALE", "PARTS"]
+
