@@ -31,18 +31,16 @@ from mk_env.fall_of_the_mountain_king.rules import CATEGORIES, PHASE_NAMES, Abil
 from mk_env.fall_of_the_mountain_king.rules import knowledge
 from mk_env.fall_of_the_mountain_king.rules.fields import BY_SWARM, BY_WHEEL, DISPLAY, HELD, REMOVED, SUPPLY
 
-from .global_state import cell_vector, encode_state, state_layout
+from . import observation_tables as tables
+from .observation_tables import COUNT_SCALE, NUMBER_SCALE
+from .global_state import encode_state, state_layout
 
 _F32 = np.float32
 SYMBOLS = tuple(s.name.lower() for s in Symbol)
 #: honor is encoded as min(honor, HONOR_SCALE) / HONOR_SCALE
 HONOR_SCALE = 200.0
-#: trolls, pawns and gnomes in one location, votes and influence are encoded as min(x, COUNT_SCALE) / COUNT_SCALE
-COUNT_SCALE = 10.0
-#: the most ancestry grids :class:`FallObserver` remembers encoded
-GRID_MEMO = 512
-#: the numbers of a decision under way (power, trolls left to move, ...) are encoded / NUMBER_SCALE, capped
-NUMBER_SCALE = 10.0
+#: the most encoded parts (ancestry grids, champion cards) :class:`FallObserver` remembers of each kind
+MEMO_SIZE = 512
 #: the pending decision's numbers, as named in ``state.pending``
 PENDING_NUMBERS = ("power", "strong", "weak", "bonus", "numbered", "left", "moved", "most", "m", "covered",
                    "amount", "lair")
@@ -158,63 +156,17 @@ class FallObserver:
         self.col = {f.key: {name: i for i, name in enumerate(f.entries)} for f in self.fields}
         self.cell_width = len(_cell_entries(self))
         self._wheel0 = self.col["game"]["wave_3"] + 1  # the wheel's first space follows the waves
-        self._grid_codes = self._code_table()
-        self._template = self._static_template()
+        self._grid_codes = tables.code_table(self)
+        self._template = tables.static_template(self)
         self._tiles = np.array([np.asarray(t, _F32) / 10.0 for t in pack.vote_tiles], _F32).reshape(-1, 3)
-        self._cards = self._card_table()
+        self._cards = tables.card_table(self)
         self._grids: dict[tuple, np.ndarray] = {}  # (cells, markers) of a grid -> its rows
+        self._champion_rows: dict[tuple, np.ndarray] = {}  # what they read -> the champion rows but influence
         self.state_fields, self.state_slices, self.state_size = state_layout(self)
         self.state_space = spaces.Box(0.0, 1.0, (self.state_size,), _F32)
 
     def __reduce__(self) -> tuple:
         return FallObserver, (self.game,)
-
-    def _code_table(self) -> np.ndarray:
-        """Row ``code + 1`` (grid codes: -1 no card, 0 blank, 1 + symbol * 3 + strength - 1) -> cell entries."""
-        from mk_env.fall_of_the_mountain_king.rules.ancestry import decode
-
-        codes = 2 + len(SYMBOLS) * 3
-        table = np.zeros((codes, self.cell_width), _F32)
-        for code in range(0, codes - 1):
-            table[code + 1] = cell_vector(decode(code), self.cell_width)
-        return table
-
-    def _card_table(self) -> np.ndarray:
-        """Per ancestry card: its first 4 cells' entries (row-major) as in the hand; rows of no cell stay 0."""
-        table = np.zeros((len(self.game.pack.cards), 4, self.cell_width), _F32)
-        for card, printed in enumerate(self.game.pack.cards):
-            for i, cell in enumerate(printed.cells[:4]):
-                table[card, i] = cell_vector(cell, self.cell_width)
-        return table
-
-    def _clan0(self, key: str) -> int:
-        """The column of the first clan's one-hot in part ``key``."""
-        return self.col[key][f"clan_{self.game.pack.clans[0].lower()}"]
-
-    def _static_template(self) -> np.ndarray:
-        """What never changes in a game: the map's geometry, the halls' caverns, the champions' printed facts."""
-        side, pack = self.game.side, self.game.pack
-        flat = np.zeros(self.size, _F32)
-        v = self.views(flat)
-        for x, near in enumerate(side.adjacent):
-            v["adjacency"][x, list(near)] = 1.0
-        mc, m = self.col["map"], v["map"]
-        m[:side.n_caverns, mc["cavern"]] = 1.0
-        m[side.n_caverns:, mc["lair_space"]] = 1.0
-        for x in range(side.n_caverns):
-            m[x, self._clan0("map") + side.clan_of[x]] = 1.0
-        for gates in side.gates:
-            m[list(gates), mc["gate"]] = 1.0
-        for h, caverns in enumerate(side.halls):
-            v["halls"][h, 2 + np.array(caverns)] = 1.0
-        cc, ch = self.col["champions"], v["champions"]
-        for c, champ in enumerate(pack.champions):
-            ch[c, cc["deck_0"] + champ.deck] = 1.0
-            ch[c, cc["outsider"] if champ.clan < 0 else self._clan0("champions") + champ.clan] = 1.0
-            ch[c, cc["votes"]] = min(champ.votes, COUNT_SCALE) / COUNT_SCALE
-            ch[c, cc[f"ability_{champ.ability.value}"]] = 1.0
-            ch[c, cc["amount"]] = min(champ.amount, NUMBER_SCALE) / NUMBER_SCALE
-        return flat
 
     # -- encoding ---------------------------------------------------------------------------------------
     def views(self, flat: np.ndarray) -> dict[str, np.ndarray]:
@@ -227,10 +179,14 @@ class FallObserver:
 
     def encode(self, st, player: int) -> dict[str, np.ndarray]:
         """The observation of ``player`` (fresh arrays): views onto :meth:`encode_flat`'s vector."""
-        return self.views(self.encode_flat(st, player))
+        return self._encode(st, player)[1]
 
     def encode_flat(self, st, player: int) -> np.ndarray:
         """The observation of ``player`` as one fresh float32 vector of :attr:`size` entries."""
+        return self._encode(st, player)[0]
+
+    def _encode(self, st, player: int) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """The flat vector of ``player``'s observation and its :meth:`views`."""
         flat = self._template.copy()
         v = self.views(flat)
         order = [(player + k) % self.n for k in range(self.n)]  # egocentric row k -> seat
@@ -240,21 +196,19 @@ class FallObserver:
         self._fill_board(st, player, order, v)
         self._fill_players(st, order, v["players"])
         self._fill_pending(st, v["pending"])
-        return flat
+        return flat, v
 
     def _fill_ancestry(self, st, order: list[int], out: np.ndarray) -> None:
         """Each grid's rows, looked up by its cells and markers (a grid changes only when a card or a
-        marker is placed; the memo is emptied when it holds :data:`GRID_MEMO` grids)."""
+        marker is placed; see :meth:`_remember`)."""
         memo, grid, covered = self._grids, st.grid, st.covered
         for k, seat in enumerate(order):
             key = (tuple(grid[seat]), tuple(covered[seat]))
             rows = memo.get(key)
             if rows is None:
-                if len(memo) >= GRID_MEMO:
-                    memo.clear()
                 rows = self._grid_codes[np.array(grid[seat], np.intp) + 1]
                 rows[:, -1] = covered[seat]
-                memo[key] = rows
+                self._remember(memo, key, rows)
             out[k] = rows
 
     def _fill_map(self, st, player: int, order: list[int], m: np.ndarray) -> None:
@@ -278,11 +232,34 @@ class FallObserver:
         np.minimum(m, 1.0, out=m)
 
     def _fill_champions(self, st, player: int, order: list[int], ch: np.ndarray) -> None:
+        """The champion cards; all but the influence looked up by what they read (see :meth:`_remember`)."""
         cc, n = self.col["champions"], self.n
+        dealt = knowledge.dealt_champions(st, player, player)
+        key = (player, tuple(st.display), tuple(dealt), tuple(st.champ_state), tuple(st.champ_owner),
+               tuple(st.claws_used), tuple(st.champ_loc))
+        known = self._champion_rows.get(key)
+        if known is None:
+            self._fill_champion_cards(st, player, order, dealt, ch)
+            self._remember(self._champion_rows, key, ch.copy())
+        else:
+            ch[:] = known
+        infl = np.fromiter(chain.from_iterable(st.influence), _F32, self.n_champ * n).reshape(self.n_champ, n)
+        ch[:, cc["influence_me"]:cc["influence_me"] + n] = np.minimum(infl[:, order], COUNT_SCALE) / COUNT_SCALE
+
+    @staticmethod
+    def _remember(memo: dict, key: tuple, value: np.ndarray) -> None:
+        """Keep ``value`` under ``key`` in ``memo`` (emptied first when it holds :data:`MEMO_SIZE` entries)."""
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        memo[key] = value
+
+    def _fill_champion_cards(self, st, player: int, order: list[int], dealt: list[int], ch: np.ndarray) -> None:
+        """Display, dealt, holder, removed, claws and pawn of each champion card."""
+        cc = self.col["champions"]
         for slot, c in enumerate(st.display):
             ch[c, cc["on_display"]] = 1.0
             ch[c, cc["display_slot"]] = (slot + 1) / len(st.display)
-        for c in knowledge.dealt_champions(st, player, player):
+        for c in dealt:
             ch[c, cc["dealt_to_me"]] = 1.0
         ego = {seat: k for k, seat in enumerate(order)}
         for c, state in enumerate(st.champ_state):
@@ -294,8 +271,6 @@ class FallObserver:
                 continue
             ch[c, cc["claws_used"]] = min(st.claws_used[c], 3) / 3.0
             ch[c, cc["pawn_on_map"]] = float(st.champ_loc[c] >= 0)
-        infl = np.asarray(st.influence, _F32)[:, order]
-        ch[:, cc["influence_me"]:cc["influence_me"] + n] = np.minimum(infl, COUNT_SCALE) / COUNT_SCALE
 
     def _fill_board(self, st, player: int, order: list[int], v: dict[str, np.ndarray]) -> None:
         """The clan board, the gate cards, the halls, my hand and the game's scalars."""
@@ -334,12 +309,14 @@ class FallObserver:
         """One row of raw numbers per seat (the columns of :func:`_player_entries`), scaled and capped at 1."""
         n = self.n
         decider = st.current_player()
-        held = np.bincount([o for o, s in zip(st.champ_owner, st.champ_state) if s == HELD], minlength=n)
-        raw = np.column_stack((st.honor, np.asarray(st.honor_by), st.supply, st.desperation, st.troll_supply,
-                               st.boost, st.elder_bonus, [len(h) for h in st.hands], held[:n],
-                               [st.turn_player == p for p in range(n)], [decider == p for p in range(n)],
-                               [st.start_player == p for p in range(n)]))
-        rows[:] = np.minimum(raw[order] * self._player_scale, 1.0)
+        held = [0] * n
+        for owner, state in zip(st.champ_owner, st.champ_state):
+            if state == HELD:
+                held[owner] += 1
+        raw = np.array([[st.honor[p], *st.honor_by[p], st.supply[p], st.desperation[p], st.troll_supply[p],
+                         st.boost[p], st.elder_bonus[p], len(st.hands[p]), held[p], st.turn_player == p,
+                         decider == p, st.start_player == p] for p in order], np.int64)
+        rows[:] = np.minimum(raw * self._player_scale, 1.0)
 
     def _fill_pending(self, st, out: np.ndarray) -> None:
         """The phase and the context of the decision awaited (``state.pending``; never a gnome's id)."""
