@@ -39,7 +39,7 @@ _F32 = np.float32
 SYMBOLS = tuple(s.name.lower() for s in Symbol)
 #: honor is encoded as min(honor, HONOR_SCALE) / HONOR_SCALE
 HONOR_SCALE = 200.0
-#: the most encoded parts (ancestry grids, champion cards) :class:`FallObserver` remembers of each kind
+#: the most encoded parts (ancestry grids, champion cards, map) :class:`FallObserver` remembers of each kind
 MEMO_SIZE = 512
 #: the pending decision's numbers, as named in ``state.pending``
 PENDING_NUMBERS = ("power", "strong", "weak", "bonus", "numbered", "left", "moved", "most", "m", "covered",
@@ -162,6 +162,7 @@ class FallObserver:
         self._cards = tables.card_table(self)
         self._grids: dict[tuple, np.ndarray] = {}  # (cells, markers) of a grid -> its rows
         self._champion_rows: dict[tuple, np.ndarray] = {}  # what they read -> the champion rows but influence
+        self._map_rows: dict[tuple, np.ndarray] = {}  # what they read -> the map rows but trolls
         self.state_fields, self.state_slices, self.state_size = state_layout(self)
         self.state_space = spaces.Box(0.0, 1.0, (self.state_size,), _F32)
 
@@ -212,9 +213,22 @@ class FallObserver:
             out[k] = rows
 
     def _fill_map(self, st, player: int, order: list[int], m: np.ndarray) -> None:
+        """The map; all but the trolls looked up by what they read (see :meth:`_remember`)."""
         mc, n = self.col["map"], self.n
+        key = (player, tuple(st.champ_loc), tuple(st.champ_owner), tuple(map(tuple, st.lairs)), tuple(st.gnome_at),
+               tuple(st.gnome_public), tuple(st.known_gnomes[player]), tuple(st.strength))
+        known = self._map_rows.get(key)
+        if known is None:
+            self._fill_pieces(st, player, m)
+            self._remember(self._map_rows, key, m.copy())
+        else:
+            m[:] = known
         trolls = np.fromiter(chain.from_iterable(st.trolls), _F32, self.n_loc * n).reshape(self.n_loc, n)[:, order]
-        m[:, mc["trolls_me"]:mc["trolls_me"] + n] = np.minimum(trolls, COUNT_SCALE) / COUNT_SCALE
+        m[:, mc["trolls_me"]:mc["trolls_me"] + n] = np.minimum(trolls, COUNT_SCALE) / COUNT_SCALE  # (<= 1)
+
+    def _fill_pieces(self, st, player: int, m: np.ndarray) -> None:
+        """Champion pawns, lairs and gnomes on the map (capped at 1 with the static entries)."""
+        mc, n = self.col["map"], self.n
         pawns, owner = mc["pawns_me"], st.champ_owner
         for c, x in enumerate(st.champ_loc):
             if x >= 0:
@@ -275,7 +289,8 @@ class FallObserver:
     def _fill_board(self, st, player: int, order: list[int], v: dict[str, np.ndarray]) -> None:
         """The clan board, the gate cards, the halls, my hand and the game's scalars."""
         n, cl = self.n, v["clans"]
-        cl[:, :n] = np.minimum(np.asarray(st.votes, _F32)[:, order], COUNT_SCALE) / COUNT_SCALE
+        votes = np.fromiter(chain.from_iterable(st.votes), _F32, self.n_clans * n).reshape(self.n_clans, n)
+        cl[:, :n] = np.minimum(votes[:, order], COUNT_SCALE) / COUNT_SCALE
         cl[:, n:n + 3] = self._tiles[st.vote_tiles]
         cl[st.swarm, n + 3] = 1.0
         gates = v["gates"]
@@ -297,11 +312,11 @@ class FallObserver:
         g[gc["seat_0"] + player] = 1.0
         g[gc["wave_1"] + min(st.wave, 3) - 1] = 1.0
         g[self._wheel0 + st.wheel] = 1.0
-        where = np.asarray(st.gnome_at)
+        where = st.gnome_at
         total = len(where)
-        g[gc["gnomes_supply"]] = np.count_nonzero(where == SUPPLY) / total
-        g[gc["gnomes_wheel"]] = np.count_nonzero(where == BY_WHEEL) / total
-        g[gc["gnomes_swarm"]] = np.count_nonzero(where == BY_SWARM) / total
+        g[gc["gnomes_supply"]] = where.count(SUPPLY) / total
+        g[gc["gnomes_wheel"]] = where.count(BY_WHEEL) / total
+        g[gc["gnomes_swarm"]] = where.count(BY_SWARM) / total
         g[gc["deck_left"]] = len(st.deck) / len(self.game.pack.cards)
         g[gc["gates_revealed"]] = st.revealed / self.n_gates
 
