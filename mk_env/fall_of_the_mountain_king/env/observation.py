@@ -40,7 +40,7 @@ SYMBOLS = tuple(s.name.lower() for s in Symbol)
 #: honor is encoded as min(honor, HONOR_SCALE) / HONOR_SCALE
 HONOR_SCALE = 200.0
 #: the most encoded parts (ancestry grids, champion cards, map) :class:`FallObserver` remembers of each kind
-MEMO_SIZE = 512
+MEMO_SIZE = 256
 #: the pending decision's numbers, as named in ``state.pending``
 PENDING_NUMBERS = ("power", "strong", "weak", "bonus", "numbered", "left", "moved", "most", "m", "covered",
                    "amount", "lair")
