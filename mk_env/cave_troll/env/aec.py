@@ -9,6 +9,7 @@ and sets up the Cave Troll engine, observer, rewards and rendering in their plac
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import numpy as np
@@ -47,6 +48,9 @@ class raw_env(mk_aec.raw_env):  # noqa: N801 - PettingZoo's naming convention
     PettingZoo's global state.
     """
 
+    #: the module with render_ansi/render_rgb for this game (a subclass for another game names its own)
+    rendering_module = "mk_env.cave_troll.env.render"
+
     metadata = {"name": ENV_NAME, "render_modes": list(RENDER_MODES), "is_parallelizable": False,
                 "render_fps": 1}
 
@@ -82,8 +86,7 @@ class raw_env(mk_aec.raw_env):  # noqa: N801 - PettingZoo's naming convention
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or "
                                   "'rgb_array' when creating the environment")
             return None
-        from . import render as rendering
-
+        rendering = importlib.import_module(self.rendering_module)
         if self.render_mode == "ansi":
             return rendering.render_ansi(self.game_state)
         return rendering.render_rgb(self.game_state)

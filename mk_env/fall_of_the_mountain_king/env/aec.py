@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from pettingzoo import AECEnv
 
 from mk_env.cave_troll.env import aec as ct_aec
@@ -48,6 +47,8 @@ class raw_env(ct_aec.raw_env):  # noqa: N801 - PettingZoo's naming convention
     :class:`~mk_env.fall_of_the_mountain_king.rules.FallState`); ``state()`` is PettingZoo's global state.
     """
 
+    rendering_module = "mk_env.fall_of_the_mountain_king.env.render"
+
     metadata = {"name": ENV_NAME, "render_modes": list(RENDER_MODES), "is_parallelizable": False, "render_fps": 1}
 
     game_class = Game
@@ -58,19 +59,6 @@ class raw_env(ct_aec.raw_env):  # noqa: N801 - PettingZoo's naming convention
         super().__init__(num_players, render_mode, reward=reward, strict=strict, illegal_reward=illegal_reward,
                          observation=observation, pack=pack)  # bad options raise the engine's ConfigError
         self._game_over = int(Phase.GAME_OVER)  # (Cave Troll's __init__ set its own)
-
-    def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or "
-                                  "'rgb_array' when creating the environment")
-            return None
-        from . import render as rendering
-
-        if self.render_mode == "ansi":
-            return rendering.render_ansi(self.game_state)
-        return rendering.render_rgb(self.game_state)
 
     def __str__(self) -> str:
         return ENV_NAME
