@@ -25,8 +25,8 @@ from training.play import run_game
 #: heuristic must not change by accident. Regenerate when the first game's rules or its heuristic change on
 #: purpose.
 FIRST_GAME_GOLDEN = {
-    ("heuristic", "random", 0): (97, "5fd67720c59460fd"),
-    ("random", "heuristic", "random", 1): (124, "08635d6ffb58fbc9"),
+    ("heuristic", "random", 0): (92, "f02d58973da00570"),
+    ("random", "heuristic", "random", 1): (127, "dfee59092f321d19"),
 }
 
 

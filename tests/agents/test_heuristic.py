@@ -76,17 +76,17 @@ def test_the_last_seat_keeps_its_leftover_sets_like_the_others():
 def test_evaluation_is_the_final_score_once_the_seats_turns_are_over():
     """One scale for terminal and non-terminal states: once a seat has no turn left to begin and its
     step 2 is behind it, its value is its score as if the game ended now (and the game's end keeps it)."""
-    checked = 0
+    checked = [0] * 4
     for st, _ in replay(4, SEEDS_4P[0]):
         if st.final_turns_left < 0:
             continue
         for p in range(4):
             if H.own_turns_left(st, p) == 0 and not H.step2_open(st, p):
                 assert H.evaluate(st, p) == pytest.approx(st.score_breakdown(p)["total"])
-                checked += 1
+                checked[p] += 1
     final = self_play(4, SEEDS_4P[0])[0]
     assert all(H.evaluate(final, p) == final.score_breakdown(p)["total"] for p in range(4))
-    assert checked > 50
+    assert min(checked) >= 1 and sum(checked) > 30, f"states checked per seat: {checked}"  # every seat
 
 
 def test_own_turns_left_are_exact_after_the_coronation():

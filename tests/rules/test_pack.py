@@ -129,7 +129,7 @@ def test_board_sides_have_the_designed_features(pack: ContentPack) -> None:
     assert winter.player_counts == (2, 4, 5) and autumn.player_counts == (2, 3)
     assert {k: len(v) for k, v in winter.start_points.items()} == {4: 4, 5: 5}
     assert {k: len(v) for k, v in autumn.start_points.items()} == {3: 3}
-    assert len(winter.statue_spots) == 16 and len(autumn.statue_spots) == 12
+    assert len(winter.statue_spots) == 20 and len(autumn.statue_spots) == 12
     assert len(winter.workshop_sites) > 11 and len(autumn.workshop_sites) > 7
     for b in (winter, autumn):
         assert len(b.statue_spots) < 3 * pack.statues_per_clan

@@ -30,7 +30,7 @@ def test_blocks_are_the_layouts_blocks_in_order():
 def test_every_legal_action_is_of_a_block_its_phase_allows():
     rng = np.random.default_rng(3)
     seen = set()
-    for options in ({"num_players": 2}, {"num_players": 4, "team_mode": True}):
+    for options in ({"num_players": 2}, {"num_players": 4, "team_mode": True}, {"num_players": 5}):
         game = Game(**options)
         for seed in range(3):
             st = game.new_initial_state(seed)
