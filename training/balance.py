@@ -160,11 +160,28 @@ def report(games: list[dict[str, Any]], players: int, threshold: float = DEFAULT
     for kind, tallies in groups.items():
         out[kind] = {str(k): {**_rate(w, n, fair, threshold), "mean_honour": h / n}
                      for k, (n, w, h) in sorted(tallies.items())}
+    if players == 2:
+        out["per_start_pair"] = start_pairs(games, threshold)
     out["book"] = book_facts(games, fair, threshold)
     flagged = [(kind, k, row) for kind in groups for k, row in out[kind].items() if row["flagged"]]
     out["fair"] = bool(games) and not flagged
     out["verdict"] = verdict(out, flagged)
     return out
+
+
+def start_pairs(games: list[dict[str, Any]], threshold: float) -> dict[str, Any]:
+    """At 2 players, each pair of start points met ("a-b", a < b): how often the gate at ``a`` won (ties
+    split) against an even 50%, with its interval. Shown to explain a start point's rate (which opponent
+    it won against); the verdict reads seats and start points only."""
+    tallies: dict[tuple[int, int], list[float]] = {}
+    for g in games:
+        a, b = (int(x) for x in g["start_points"])
+        share = shares(g["ranks"])
+        lo, hi, won = (a, b, share[0]) if a < b else (b, a, share[1])
+        tally = tallies.setdefault((lo, hi), [0, 0.0])
+        tally[0] += 1
+        tally[1] += won
+    return {f"{a}-{b}": _rate(w, n, 0.5, threshold) for (a, b), (n, w) in sorted(tallies.items())}
 
 
 def book_facts(games: list[dict[str, Any]], fair: float, threshold: float) -> dict[str, Any]:
@@ -263,6 +280,10 @@ def table(result: dict[str, Any]):
             lo, hi = r["win_rate_ci95"]
             t.add_row(f"{name} {k}", str(r["games"]), _pct(r["win_rate"]), f"{_pct(lo)}-{_pct(hi)}",
                       f"{100 * r['off_fair']:+.1f}", f"{r['mean_honour']:.1f}", "UNFAIR" if r["flagged"] else "")
+    for k, r in result.get("per_start_pair", {}).items():  # 2 players: the first point's rate in each pair
+        lo, hi = r["win_rate_ci95"]
+        t.add_row(f"pair {k}", str(r["games"]), _pct(r["win_rate"]), f"{_pct(lo)}-{_pct(hi)}",
+                  f"{100 * r['off_fair']:+.1f}", "", "(uneven)" if r["flagged"] else "")
     return t
 
 

@@ -54,6 +54,18 @@ def test_a_seat_beyond_the_threshold_is_flagged_with_its_interval():
     assert wide["fair"] and wide["threshold"] == 0.25
 
 
+def test_two_player_pairs_of_start_points_show_who_won_against_whom():
+    # points 0 and 2 meet 10 times (0 wins 3, one win shared), points 1 and 2 meet 4 times (2 wins all)
+    games = ([record([0, 1], [0, 2])] * 2 + [record([1, 0], [2, 0])] + [record([0, 0], [0, 2])]
+             + [record([1, 0], [0, 2])] * 6 + [record([0, 1], [2, 1])] * 4)
+    pairs = bal.report(games, 2)["per_start_pair"]
+    assert set(pairs) == {"0-2", "1-2"}
+    assert pairs["0-2"]["games"] == 10 and pairs["0-2"]["wins"] == 3.5  # a shared win counts a half
+    assert pairs["1-2"]["win_rate"] == 0.0 and pairs["1-2"]["flagged"]  # point 1 never won against point 2
+    assert "per_start_pair" not in bal.report([record([0, 1, 2], [0, 1, 2])], 3)
+    assert bal.report(games, 2)["verdict"].startswith("UNFAIR")  # from the start points, not the pairs
+
+
 def test_the_book_facts_first_capper_and_leftovers():
     games = [record([0, 1, 2], [0, 1, 2], capped=0, held=[20, 10, 0], leftovers=[6, 3, 0]),
              record([1, 0, 2], [0, 1, 2], capped=0, held=[5, 5, 5], leftovers=[1, 1, 1]),
