@@ -16,6 +16,7 @@ import numpy as np
 from mk_env.cave_troll.rules import Kind
 from mk_env.cave_troll.rules.board import occupancy
 from mk_env.cave_troll.rules.scoring import room_control
+from mk_env.core.env.pillow import image_and_draw
 
 RGB = tuple[int, int, int]
 #: one letter per counter kind on the board
@@ -86,10 +87,7 @@ def _colour(st, seat: int) -> RGB:
 
 def render_rgb(st) -> np.ndarray:
     """The lair as an ``H x W x 3`` uint8 image (Pillow, from the ``tools`` extra)."""
-    try:
-        from PIL import Image, ImageDraw
-    except ModuleNotFoundError as err:
-        raise RuntimeError("rgb_array rendering needs Pillow: pip install 'mk_env[tools]'") from err
+    Image, ImageDraw = image_and_draw()
     g = st.game
     lair = g.pack.lair
     occ = occupancy(st)

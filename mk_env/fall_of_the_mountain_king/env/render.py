@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 
+from mk_env.core.env.pillow import image_and_draw
 from mk_env.fall_of_the_mountain_king.rules.ancestry import decode
 from mk_env.fall_of_the_mountain_king.rules.board import controller, forces
 from mk_env.fall_of_the_mountain_king.rules.fields import HELD
@@ -99,9 +100,13 @@ def render_ansi(st) -> str:
                      f"{st.desperation[seat]}, trolls in supply {st.troll_supply[seat]}, boost {st.boost[seat]}, "
                      f"hand {len(st.hands[seat])}, champions: {', '.join(held) or '-'}{flag}")
         lines += grid_lines(st, seat)
-    now = "game over" if st.is_terminal() else f"{st.decision_kind()} decision of seat {st.current_player()}"
-    lines.append(f"Now: {now}")
+    lines.append(f"Now: {_now(st)}")
     return "\n".join(lines)
+
+
+def _now(st) -> str:
+    """The decision awaited, or that the game is over."""
+    return "game over" if st.is_terminal() else f"{st.decision_kind()} decision of seat {st.current_player()}"
 
 
 RGB = tuple[int, int, int]
@@ -223,10 +228,7 @@ def _draw_panel(draw, st) -> None:
 
 def render_rgb(st) -> np.ndarray:
     """The map and the side panel as an ``H x W x 3`` uint8 image (Pillow, from the ``tools`` extra)."""
-    try:
-        from PIL import Image, ImageDraw
-    except ModuleNotFoundError as err:
-        raise RuntimeError("rgb_array rendering needs Pillow: pip install 'mk_env[tools]'") from err
+    Image, ImageDraw = image_and_draw()
     side = st.game.side
     f = forces(st)
     img = Image.new("RGB", (SIZE + PANEL, SIZE + 24), (245, 240, 228))
@@ -246,6 +248,5 @@ def render_rgb(st) -> np.ndarray:
     for x in range(side.size):
         _draw_location(draw, st, x, pos[x], f[x])
     _draw_panel(draw, st)
-    now = "game over" if st.is_terminal() else f"{st.decision_kind()} decision of seat {st.current_player()}"
-    draw.text((6, SIZE + 5), f"Now: {now}", fill=(0, 0, 0))
+    draw.text((6, SIZE + 5), f"Now: {_now(st)}", fill=(0, 0, 0))
     return np.asarray(img, dtype=np.uint8).copy()
