@@ -186,7 +186,7 @@ def _plans(st, p) -> list[frozenset]:
     return out
 
 
-@pytest.mark.parametrize("num_players,seed", [(3, 5), (5, 6)])
+@pytest.mark.parametrize("num_players,seed", [(3, 8), (5, 6)])
 def test_every_set_offered_exactly_once_and_the_fixed_order_among_them(num_players, seed):
     """In games of the heuristic's quick policy mixed with random moves, at each held payment: the
     sequences of choices reach every set of tokens that can pay, each exactly once; the engine's fixed
