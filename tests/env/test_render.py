@@ -124,14 +124,16 @@ def test_image_functions_live_in_render_image_and_are_reachable_from_render():
 
 
 def test_rgb_pictures_without_pillow_name_the_extra(monkeypatch):
-    """Cave Troll's and Fall's ``rgb_array`` pictures share one Pillow guard: missing Pillow is one clear
-    error naming the extra, not an ImportError from deep inside."""
+    """The suite's ``rgb_array`` pictures share one Pillow guard: missing Pillow is one clear error naming
+    the extra, not an ImportError from deep inside."""
     from mk_env.cave_troll.env.render import render_rgb as lair_rgb
     from mk_env.fall_of_the_mountain_king.env.render import render_rgb as fall_rgb
     from mk_env.games import make_game as make_suite_game
+    from mk_env.mountain_king.env.render import render_rgb as mountain_rgb
 
     monkeypatch.setitem(sys.modules, "PIL", None)  # `from PIL import ...` now raises ModuleNotFoundError
-    for name, render in (("cave_troll", lair_rgb), ("fall_of_the_mountain_king", fall_rgb)):
+    for name, render in (("mountain_king", mountain_rgb), ("cave_troll", lair_rgb),
+                         ("fall_of_the_mountain_king", fall_rgb)):
         st = make_suite_game(name, 2).new_initial_state(0)
         with pytest.raises(RuntimeError, match=r"needs Pillow: pip install 'mk_env\[tools\]'"):
             render(st)

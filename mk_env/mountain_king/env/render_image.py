@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mk_env.core.env.pillow import image_and_draw
 from mk_env.mountain_king.rules import GameState, SquareKind
 from mk_env.mountain_king.rules.actions import HORDE_ROWS, TROLLSMOOT_ROWS, pyramid_slots
 from mk_env.mountain_king.rules.content import CLANS, TIER_NAMES, TOKEN_KINDS
@@ -282,7 +283,7 @@ def _draw_smoots(draw, state: GameState, x0: int, y0: int, per_row: int) -> None
 def render_rgb(state: GameState) -> np.ndarray:
     """The state as an ``H x W x 3`` uint8 image (board, scores, horde, spellbook, pedestal track,
     supply, and every trollsmoot with its tokens and storage)."""
-    from PIL import Image, ImageDraw
+    Image, ImageDraw = image_and_draw()
 
     geo = state.game.geo
     n = state.num_players
