@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+from collections import Counter
 import json
 
 import numpy as np
@@ -17,7 +18,9 @@ from mk_env.mountain_king.rules.view import PlayerView
 from training.az.buffer import Position, ReplayBuffer
 from training.az.selfplay import visit_policy
 from training.cli import main
-from training.play import run_game
+from training.az.agreement import Agreement, measure
+from training.az.agreement import main as agreement_main
+from training.play import agent_rng, run_game
 
 torch.set_num_threads(1)
 
@@ -204,3 +207,28 @@ def test_cave_troll_trains_one_iteration_and_its_network_plays_only_cave_troll(t
     assert state.is_terminal()
     with pytest.raises(ValueError, match="trained for cave_troll; this game is mountain_king"):
         run_game([f"aznet:{best}", "random"], seed=1)
+
+
+def test_agreement_counts_every_teacher_decision_with_a_choice(tiny_net, capsys):
+    game = make_game("mountain_king", 2)
+    net, _, _ = load_net(tiny_net)
+    found = measure(net, game, "heuristic", games=1, seed=5)
+    state, agents = game.new_initial_state(5), [make_agent("heuristic") for _ in range(2)]
+    for seat, agent in enumerate(agents):
+        agent.reset(seat, 2)
+    rngs, choices = [agent_rng(5, seat) for seat in range(2)], Counter()
+    while not state.is_terminal():
+        p = state.current_player()
+        action = int(agents[p].act(PlayerView(state, p), rngs[p]))
+        if len(state.legal_actions()) > 1:
+            choices[state.describe_action(action).split()[0]] += 1
+        state.apply(action)
+    assert found.seen == choices and sum(choices.values()) > 50
+    assert all(0 <= found.agreed[k] <= n for k, n in found.seen.items())
+    assert found.rate == sum(found.agreed.values()) / sum(choices.values())
+    assert Agreement().rate == 0.0
+    agreement_main([str(tiny_net), "--games", "1", "--seed", "5"])
+    out = capsys.readouterr().out
+    assert out.startswith(f"agreement {found.rate:.3f} over {sum(choices.values())} decisions")
+    with pytest.raises(SystemExit, match="--games must be >= 1"):
+        agreement_main([str(tiny_net), "--games", "0"])

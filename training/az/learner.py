@@ -64,16 +64,21 @@ def train_steps(net: PolicyValueNet, optimizer: torch.optim.Optimizer, buffer: R
     return {k: v / max(1, steps) for k, v in totals.items()}
 
 
+def seated_agents(spec: str, n: int, seed: int) -> tuple[list[Any], list[np.ndarray]]:
+    """``n`` fresh agents of ``spec``, reset for their seats, and each seat's generator for game ``seed``."""
+    agents = [make_agent(spec) for _ in range(n)]
+    for seat, agent in enumerate(agents):
+        agent.reset(seat, n)
+    return agents, [agent_rng(seed, seat) for seat in range(n)]
+
+
 def warm_positions(game: Any, spec: str, games: int, seed: int) -> list[Position]:
     """Positions of ``games`` games of agent ``spec`` in every seat: its choice as a one-hot target."""
     observer = observer_of(game)
     out: list[Position] = []
     n = game.num_players
     for g in range(games):
-        agents = [make_agent(spec) for _ in range(n)]
-        for seat, agent in enumerate(agents):
-            agent.reset(seat, n)
-        rngs = [agent_rng(seed + g, seat) for seat in range(n)]
+        agents, rngs = seated_agents(spec, n, seed + g)
         state = game.new_initial_state(seed + g)
         history = []
         while not state.is_terminal():
