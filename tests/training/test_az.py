@@ -232,3 +232,7 @@ def test_agreement_counts_every_teacher_decision_with_a_choice(tiny_net, capsys)
     assert out.startswith(f"agreement {found.rate:.3f} over {sum(choices.values())} decisions")
     with pytest.raises(SystemExit, match="--games must be >= 1"):
         agreement_main([str(tiny_net), "--games", "0"])
+    with pytest.raises(SystemExit, match="agreement: no model file at"):
+        agreement_main([str(tiny_net) + ".missing"])
+    with pytest.raises(SystemExit, match="agreement: unknown agent spec 'bogus'"):
+        agreement_main([str(tiny_net), "--teacher", "bogus"])

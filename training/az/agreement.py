@@ -1,7 +1,8 @@
 """How often a policy-value network's greedy choice is the teacher agent's, by kind of decision.
 
 A diagnostic for the warm start of ``mk-env train --algo az`` (which clones a teacher's choices): it
-plays fresh games of the teacher in every seat (seeds ``--seed`` on, never the warm start's) and, at
+plays fresh games of the teacher in every seat (seeds ``--seed`` on; by default 900000 on, apart from
+the warm start's, which are the run's seed + 1,000,000 on) and, at
 every decision with more than one legal action, asks the network for its greedy choice. The kind of a
 decision is the first word of the teacher's action as ``describe_action`` names it (``recruit``,
 ``dig``, ``cast``, ``pass``...); any game of the suite the network was trained on::
@@ -20,6 +21,8 @@ import numpy as np
 import torch
 
 from agents.az_net import load_net, observer_of
+from agents.policy_description import ModelFileError
+from agents.registry import make_agent
 from mk_env.mountain_king.rules.view import PlayerView
 from training.play import make_game
 
@@ -78,7 +81,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.games < 1:
         raise SystemExit("agreement: --games must be >= 1")
     torch.set_num_threads(1)
-    net, config, _ = load_net(args.net)
+    try:
+        make_agent(args.teacher)
+        net, config, _ = load_net(args.net)
+    except (ModelFileError, ValueError) as e:
+        raise SystemExit(f"agreement: {e}") from None
     game = make_game(int(config["players"]), config.get("game_options") or {}, config["game"])
     print(measure(net, game, args.teacher, args.games, args.seed).table())
 

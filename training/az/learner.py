@@ -64,7 +64,7 @@ def train_steps(net: PolicyValueNet, optimizer: torch.optim.Optimizer, buffer: R
     return {k: v / max(1, steps) for k, v in totals.items()}
 
 
-def seated_agents(spec: str, n: int, seed: int) -> tuple[list[Any], list[np.ndarray]]:
+def seated_agents(spec: str, n: int, seed: int) -> tuple[list[Any], list[np.random.Generator]]:
     """``n`` fresh agents of ``spec``, reset for their seats, and each seat's generator for game ``seed``."""
     agents = [make_agent(spec) for _ in range(n)]
     for seat, agent in enumerate(agents):
