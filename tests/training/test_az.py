@@ -3,24 +3,26 @@
 from __future__ import annotations
 
 import csv
-from collections import Counter
 import json
+from collections import Counter
 
 import numpy as np
 import pytest
 import torch
 
+from agents.az import AZNetAgent
 from agents.az_net import (ModelFileError, PolicyValueNet, SparseBatch, load_net, read_net_config, save_net,
                            shape_for)
 from agents.registry import make_agent
 from mk_env.games import make_game
 from mk_env.mountain_king.rules.view import PlayerView
-from training.az.buffer import Position, ReplayBuffer
-from training.az.selfplay import visit_policy
-from training.cli import main
 from training.az.agreement import Agreement, measure
 from training.az.agreement import main as agreement_main
-from training.play import agent_rng, run_game
+from training.az.buffer import Position, ReplayBuffer
+from training.az.learner import seated_agents
+from training.az.selfplay import visit_policy
+from training.cli import main
+from training.play import run_game
 
 torch.set_num_threads(1)
 
@@ -211,12 +213,8 @@ def test_cave_troll_trains_one_iteration_and_its_network_plays_only_cave_troll(t
 
 def test_agreement_counts_every_teacher_decision_with_a_choice(tiny_net, capsys):
     game = make_game("mountain_king", 2)
-    net, _, _ = load_net(tiny_net)
-    found = measure(net, game, "heuristic", games=1, seed=5)
-    state, agents = game.new_initial_state(5), [make_agent("heuristic") for _ in range(2)]
-    for seat, agent in enumerate(agents):
-        agent.reset(seat, 2)
-    rngs, choices = [agent_rng(5, seat) for seat in range(2)], Counter()
+    found = measure(AZNetAgent(tiny_net), game, "heuristic", games=1, seed=5)
+    state, (agents, rngs), choices = game.new_initial_state(5), seated_agents("heuristic", 2, 5), Counter()
     while not state.is_terminal():
         p = state.current_player()
         action = int(agents[p].act(PlayerView(state, p), rngs[p]))

@@ -17,10 +17,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 import torch
 
-from agents.az_net import load_net, observer_of
+from agents.az import AZNetAgent
 from agents.policy_description import ModelFileError
 from agents.registry import make_agent
 from mk_env.mountain_king.rules.view import PlayerView
@@ -53,20 +52,19 @@ class Agreement:
         return "\n".join(lines)
 
 
-def measure(net: Any, game: Any, teacher: str = "heuristic", games: int = 8, seed: int = 900_000
+def measure(network: AZNetAgent, game: Any, teacher: str = "heuristic", games: int = 8, seed: int = 900_000
             ) -> Agreement:
-    """Play ``games`` games of ``teacher`` in every seat; compare the network's greedy choice with the
-    teacher's at each decision with more than one legal action."""
-    observer, n, out = observer_of(game), game.num_players, Agreement()
+    """Play ``games`` games of ``teacher`` in every seat; compare the choice of ``network`` (the
+    ``aznet:PATH`` agent) with the teacher's at each decision with more than one legal action."""
+    n, out = game.num_players, Agreement()
     for g in range(games):
         agents, rngs = seated_agents(teacher, n, seed + g)
         state = game.new_initial_state(seed + g)
         while not state.is_terminal():
-            p, legal = state.current_player(), state.legal_actions()
-            action = int(agents[p].act(PlayerView(state, p), rngs[p]))
-            if len(legal) > 1:
-                priors, _ = net.evaluate(observer.encode_flat(state, p)[None], [legal])
-                out.add(state.describe_action(action).split()[0], int(legal[int(np.argmax(priors[0]))]) == action)
+            p, view = state.current_player(), PlayerView(state, state.current_player())
+            action = int(agents[p].act(view, rngs[p]))
+            if len(state.legal_actions()) > 1:
+                out.add(state.describe_action(action).split()[0], network.act(view, rngs[p]) == action)
             state.apply(action)
     return out
 
@@ -83,11 +81,12 @@ def main(argv: list[str] | None = None) -> None:
     torch.set_num_threads(1)
     try:
         make_agent(args.teacher)
-        net, config, _ = load_net(args.net)
+        network = AZNetAgent(args.net)
     except (ModelFileError, ValueError) as e:
         raise SystemExit(f"agreement: {e}") from None
+    config = network.config
     game = make_game(int(config["players"]), config.get("game_options") or {}, config["game"])
-    print(measure(net, game, args.teacher, args.games, args.seed).table())
+    print(measure(network, game, args.teacher, args.games, args.seed).table())
 
 
 if __name__ == "__main__":
