@@ -8,8 +8,11 @@ layer on the first game's observation) and gives
 * **priors over the legal actions only**: the trunk's features are turned into a query vector; each
   action number has a learned embedding and bias; an action's logit is query . embedding + bias. Only the
   legal actions' rows are gathered (a decision has tens of legal actions against the layout's 9,790),
-  so no 9,790-wide softmax is ever computed. :class:`LegalActionHead` is the one place to swap for
-  another head (e.g. a factorised one) with the same ``logits(features, legal, valid)`` call;
+  so no 9,790-wide softmax is ever computed. With :class:`ActionFeatures` (networks built by
+  :func:`new_net`), an action's vector also carries what it refers to in the observation (the troll in
+  the horde slot it recruits, the squares it digs: the game's ``action_references``), so the score sees
+  what it chooses rather than learning it per action number. :class:`LegalActionHead` is the one place
+  to swap for another head (e.g. a factorised one) with the same ``logits(...)`` call;
 * **a value per seat** in ``[-1, 1]`` (tanh), egocentric: row 0 is the observing seat, then the others
   in turn order (the observation's player axis). :func:`seat_values` turns them into values by seat.
 
@@ -40,6 +43,7 @@ from .policy_file import METADATA_KEY, SUFFIX, _load_optimizer, _read_tensors, i
 FORMAT = "mk_env.policy_value"
 FORMAT_VERSION = 1
 MAX_HEADER_BYTES = 16 * 2 ** 20
+MAX_REFERENCES = 10 ** 8  # entries of an action-reference table
 
 
 @dataclass(frozen=True)
@@ -52,34 +56,95 @@ class NetShape:
     hidden: int = 256  # width of the trunk's layers
     layers: int = 2  # trunk layers (the first reads the observation's non-zero entries)
     action_dim: int = 64  # width of the action embeddings and of the policy query
+    #: entries of the action-reference table (:class:`ActionFeatures`); 0: actions are scored by their
+    #: number's embedding alone (the networks of before; a file without this field is read as 0)
+    action_references: int = 0
 
     def check(self, where: str = "network") -> NetShape:
         """This shape once every size is a whole number in its allowed range."""
-        limits = {"observation_size": 10 ** 6, "actions": 10 ** 6, "players": 5, "hidden": MAX_WIDTH,
-                  "layers": MAX_LAYERS, "action_dim": MAX_WIDTH}
-        for name, top in limits.items():
+        limits = {"observation_size": (1, 10 ** 6), "actions": (1, 10 ** 6), "players": (1, 5),
+                  "hidden": (1, MAX_WIDTH), "layers": (1, MAX_LAYERS), "action_dim": (1, MAX_WIDTH),
+                  "action_references": (0, MAX_REFERENCES)}
+        for name, (low, top) in limits.items():
             value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= top:
-                raise ModelFileError(f"{where}: {name} must be a whole number from 1 to {top}, got {value!r}")
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= top:
+                raise ModelFileError(f"{where}: {name} must be a whole number from {low} to {top}, "
+                                     f"got {value!r}")
         return self
 
 
-class LegalActionHead(nn.Module):
-    """Logits of the legal actions: ``query(features) . embedding[action] + bias[action]``."""
+class ActionFeatures(nn.Module):
+    """Each legal action's features from the observation entries it refers to (the game's
+    ``action_references``: the horde slot's troll for a recruit, the squares' board channels for a dig,
+    the spellbook position for a cast): ``out(relu(sum of value x embedding over those entries + b))``.
 
-    def __init__(self, features: int, actions: int, action_dim: int):
+    The table is part of the network (buffers ``pointer``, ``index``, saved in the model file), so a
+    network reads the observation the way it was trained to whatever the installed mk_env lists."""
+
+    def __init__(self, observation_size: int, actions: int, references: int, action_dim: int):
+        super().__init__()
+        self.register_buffer("pointer", torch.zeros(actions + 1, dtype=torch.int64))
+        self.register_buffer("index", torch.zeros(references, dtype=torch.int32))
+        self.bag = nn.EmbeddingBag(observation_size, action_dim, mode="sum")
+        nn.init.normal_(self.bag.weight, std=0.05)
+        self.bag_bias = nn.Parameter(torch.zeros(action_dim))
+        self.out = nn.Linear(action_dim, action_dim)
+
+    def set_table(self, pointer: np.ndarray, index: np.ndarray) -> None:
+        """Load the reference table (``pointer`` of actions + 1 entries, ``index`` into the observation)."""
+        if pointer.shape != self.pointer.shape or index.shape != self.index.shape:
+            raise ValueError(f"action references of shape {pointer.shape}, {index.shape}; this network "
+                             f"reads {tuple(self.pointer.shape)}, {tuple(self.index.shape)}")
+        self.pointer.copy_(torch.from_numpy(np.asarray(pointer, np.int64)))
+        self.index.copy_(torch.from_numpy(np.asarray(index, np.int32)))
+
+    def forward(self, dense: torch.Tensor, legal: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
+        """``dense`` observations (B, D), ``legal`` (B, L), ``valid`` (B, L) -> features (B, L, action_dim)
+        (zeros at the padded entries)."""
+        b, width = legal.shape
+        keep = valid.reshape(-1)
+        actions = legal.reshape(-1)[keep]
+        rows = torch.arange(b).repeat_interleave(width)[keep]
+        start = self.pointer[actions]
+        count = self.pointer[actions + 1] - start
+        owner = torch.repeat_interleave(torch.arange(len(actions)), count)  # which kept action each entry is
+        first = torch.cumsum(count, 0) - count
+        entry = self.index[torch.arange(int(count.sum())) - first[owner] + start[owner]].long()
+        weight = dense[rows[owner], entry]
+        nonzero = weight != 0
+        owner, entry, weight = owner[nonzero], entry[nonzero], weight[nonzero]
+        counts = torch.bincount(owner, minlength=len(actions))
+        bag = self.bag(entry, torch.cumsum(counts, 0) - counts, per_sample_weights=weight)
+        features = self.out(torch.relu(bag + self.bag_bias))
+        out = torch.zeros(b * width, features.shape[1])
+        out[keep] = features
+        return out.reshape(b, width, -1)
+
+
+class LegalActionHead(nn.Module):
+    """Logits of the legal actions: ``query(features) . (embedding[action] + action features) +
+    bias[action]``, the action features from :class:`ActionFeatures` when the network has them."""
+
+    def __init__(self, features: int, actions: int, action_dim: int, action_features: ActionFeatures | None
+                 = None):
         super().__init__()
         self.query = nn.Linear(features, action_dim)
         self.embedding = nn.Embedding(actions, action_dim)
         self.bias = nn.Embedding(actions, 1)
         nn.init.normal_(self.embedding.weight, std=0.05)
         nn.init.zeros_(self.bias.weight)
+        self.action_features = action_features
 
-    def logits(self, features: torch.Tensor, legal: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
+    def logits(self, features: torch.Tensor, legal: torch.Tensor, valid: torch.Tensor,
+               dense: torch.Tensor | None = None) -> torch.Tensor:
         """``features`` (B, F); ``legal`` (B, L) action numbers padded with any number; ``valid`` (B, L)
-        which entries are real. Padded entries get ``-inf``."""
+        which entries are real; ``dense`` (B, D) the observations (needed with action features). Padded
+        entries get ``-inf``."""
         q = self.query(features).unsqueeze(2)  # (B, D, 1)
-        scores = torch.bmm(self.embedding(legal), q).squeeze(2) + self.bias(legal).squeeze(2)
+        actions = self.embedding(legal)
+        if self.action_features is not None:
+            actions = actions + self.action_features(dense, legal, valid)
+        scores = torch.bmm(actions, q).squeeze(2) + self.bias(legal).squeeze(2)
         return scores.masked_fill(~valid, float("-inf"))
 
 
@@ -101,6 +166,13 @@ class SparseBatch(NamedTuple):
         weights = np.concatenate([v for _, v in rows]).astype(np.float32) if rows else np.zeros(0, np.float32)
         return cls(torch.from_numpy(index), torch.from_numpy(offsets), torch.from_numpy(weights))
 
+    def dense(self, size: int) -> torch.Tensor:
+        """The batch as a (B, ``size``) tensor."""
+        out = torch.zeros(len(self.offsets), size)
+        lengths = torch.diff(self.offsets, append=torch.tensor([len(self.index)]))
+        out[torch.arange(len(self.offsets)).repeat_interleave(lengths), self.index] = self.weights
+        return out
+
     @classmethod
     def from_dense(cls, observations: np.ndarray) -> SparseBatch:
         """From a (B, D) array."""
@@ -115,7 +187,9 @@ class PolicyValueNet(nn.Module):
     """A trunk (a sparse first layer, then ``layers - 1`` dense ones) with a legal-action policy head and a
     per-seat value head."""
 
-    def __init__(self, shape: NetShape):
+    def __init__(self, shape: NetShape, references: tuple[np.ndarray, np.ndarray] | None = None):
+        """``references``: the game's ``(pointer, index)`` action-reference table, for a new network whose
+        shape has ``action_references`` (a loaded network reads it from its file)."""
         super().__init__()
         self.shape = shape.check()
         self.embed = nn.EmbeddingBag(shape.observation_size, shape.hidden, mode="sum")
@@ -126,7 +200,13 @@ class PolicyValueNet(nn.Module):
         for _ in range(shape.layers - 1):
             blocks += [nn.Linear(shape.hidden, shape.hidden), nn.ReLU()]
         self.trunk = nn.Sequential(*blocks)
-        self.policy = LegalActionHead(shape.hidden, shape.actions, shape.action_dim)
+        action_features = None
+        if shape.action_references:
+            action_features = ActionFeatures(shape.observation_size, shape.actions, shape.action_references,
+                                             shape.action_dim)
+            if references is not None:
+                action_features.set_table(*references)
+        self.policy = LegalActionHead(shape.hidden, shape.actions, shape.action_dim, action_features)
         self.value = nn.Linear(shape.hidden, shape.players)
 
     def forward(self, obs: SparseBatch, legal: torch.Tensor, valid: torch.Tensor
@@ -134,7 +214,8 @@ class PolicyValueNet(nn.Module):
         """(logits over each row's legal actions (B, L), egocentric values (B, players))."""
         first = self.embed(obs.index, obs.offsets, per_sample_weights=obs.weights) + self.embed_bias
         features = self.trunk(torch.relu(first))
-        return self.policy.logits(features, legal, valid), torch.tanh(self.value(features))
+        dense = obs.dense(self.shape.observation_size) if self.shape.action_references else None
+        return self.policy.logits(features, legal, valid, dense), torch.tanh(self.value(features))
 
     @torch.no_grad()
     def evaluate(self, observations: np.ndarray, legal_lists: list[np.ndarray]
@@ -173,11 +254,28 @@ def observer_of(game: Any) -> Any:
     return env_module(game_name(game)).raw_env.observer_class(game)
 
 
-def shape_for(game: Any, hidden: int = 256, layers: int = 2, action_dim: int = 64) -> NetShape:
-    """The network shape for ``game``: its observation and action sizes, its seats."""
+def action_references(game: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """``game``'s action-reference table (its env module's ``action_references``), or None where its
+    environment has none."""
+    refer = getattr(env_module(game_name(game)), "action_references", None)
+    return refer(game) if refer is not None else None
+
+
+def shape_for(game: Any, hidden: int = 256, layers: int = 2, action_dim: int = 64,
+              references: tuple[np.ndarray, np.ndarray] | None = None) -> NetShape:
+    """The network shape for ``game``: its observation and action sizes, its seats (and the size of
+    ``references``, its action-reference table, when given)."""
     st = game.new_initial_state(seed=0)
     return NetShape(int(observer_of(game).size), int(len(st.legal_mask())), int(game.num_players),
-                    hidden, layers, action_dim).check()
+                    hidden, layers, action_dim, len(references[1]) if references is not None else 0).check()
+
+
+def new_net(game: Any, hidden: int = 256, layers: int = 2, action_dim: int = 64,
+            action_features: bool = True) -> PolicyValueNet:
+    """A freshly initialised network for ``game``; with ``action_features`` (where the game's environment
+    lists its actions' references) each legal action is also scored from what it refers to."""
+    references = action_references(game) if action_features else None
+    return PolicyValueNet(shape_for(game, hidden, layers, action_dim, references), references)
 
 
 # ================================================================================================
@@ -232,7 +330,7 @@ def read_net_config(path: str | Path) -> dict[str, Any]:
 def net_shape(config: dict[str, Any], path: str | Path) -> NetShape:
     """The file's network shape (known fields only, sizes bounded)."""
     fields = set(NetShape.__dataclass_fields__)
-    if set(config["network"]) != fields:
+    if not fields - {"action_references"} <= set(config["network"]) <= fields:
         raise ModelFileError(f"{path}: network fields {sorted(config['network'])}; allowed: {sorted(fields)}")
     return NetShape(**config["network"]).check(str(path))
 
@@ -275,6 +373,7 @@ def check_net_game(config: dict[str, Any], game: Any, spec: str) -> None:
                          f"and layout {mine}: the network cannot read it")
 
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "SUFFIX", "LegalActionHead", "NetShape", "PolicyValueNet",
-           "SparseBatch", "check_net_game", "egocentric", "load_net", "net_shape", "observer_of", "pad_legal",
-           "read_net_config", "save_net", "seat_values", "shape_for"]
+__all__ = ["FORMAT", "FORMAT_VERSION", "SUFFIX", "ActionFeatures", "LegalActionHead", "NetShape",
+           "PolicyValueNet", "SparseBatch", "action_references", "check_net_game", "egocentric", "load_net",
+           "net_shape", "new_net", "observer_of", "pad_legal", "read_net_config", "save_net", "seat_values",
+           "shape_for"]

@@ -18,6 +18,16 @@ from training.stopping import TrainingStopped
 
 from .settings import AZSettings
 
+
+def on_off(text: str) -> bool:
+    """``on``/``off`` (also true/false, yes/no, 1/0) as a bool."""
+    words = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False,
+             "0": False}
+    if text.lower() not in words:
+        raise argparse.ArgumentTypeError(f"expected on or off, got {text!r}")
+    return words[text.lower()]
+
+
 #: --az-NAME -> (setting, argument type, help)
 AZ_OPTIONS = {
     "simulations": (cli.positive_int, "search simulations per self-play decision"),
@@ -36,6 +46,8 @@ AZ_OPTIONS = {
     "minutes": (cli.positive_float, "stop this invocation after this many minutes (--resume continues)"),
     "hidden": (cli.positive_int, "width of the network's layers"),
     "layers": (cli.positive_int, "layers of the network's trunk"),
+    "action-features": (on_off, "score each legal action also from the observation "
+                        "entries it refers to (on/off)"),
 }
 TIMESTEPS_DEFAULT = 200_000  # mk-env train's --timesteps default: on --resume, that value means "not given"
 

@@ -28,7 +28,7 @@ import numpy as np
 import torch
 
 from agents.az import AZAgent, AZNetAgent, NetEvaluator
-from agents.az_net import PolicyValueNet, save_net, shape_for
+from agents.az_net import PolicyValueNet, new_net, save_net
 from agents.registry import make_agent
 from mk_env.games import make_game
 from training.play import run_game
@@ -56,13 +56,18 @@ class AZRun:
         self.counters = {"iteration": 0, "positions": 0, "games": 0, "seconds": 0.0, "cpu_seconds": 0.0,
                          "generation": 0}
         self._cpu_start = time.process_time()
-        self.net = PolicyValueNet(shape_for(self.game, settings.hidden, settings.layers, settings.action_dim))
+        self.net = self.new_net()
         self.optimizer = make_optimizer(self.net, settings.learning_rate)
         self.best = copy.deepcopy(self.net)
         self.buffer = ReplayBuffer(settings.buffer, self.net.shape.observation_size)
         self._tb: Any = None
         self._gating: dict[str, Any] | None = None  # this iteration's gating row, written with its checkpoint
         self.stop: StopRequest | None = None  # set while train() runs: SIGINT/SIGTERM stop at the next step
+
+    def new_net(self) -> PolicyValueNet:
+        """A freshly initialised network of this run's shape."""
+        s = self.settings
+        return new_net(self.game, s.hidden, s.layers, s.action_dim, s.action_features)
 
     # -- start / resume -----------------------------------------------------------------------------
     @classmethod
@@ -73,7 +78,7 @@ class AZRun:
         run.out.mkdir(parents=True, exist_ok=True)
         write_json(run.out / "config.json", {"algo": "az", "settings": settings.to_json()})
         torch.manual_seed(settings.seed)
-        run.net = PolicyValueNet(run.net.shape)
+        run.net = run.new_net()
         run.optimizer = make_optimizer(run.net, settings.learning_rate)
         run.warm_start()
         return run

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 #: settings a resumed run may not change: they shape the network or the game it reads
-FIXED_ON_RESUME = ("game", "players", "game_options", "hidden", "layers", "action_dim")
+FIXED_ON_RESUME = ("game", "players", "game_options", "hidden", "layers", "action_dim", "action_features")
 
 
 @dataclass
@@ -45,6 +45,8 @@ class AZSettings:
     hidden: int = 256
     layers: int = 2
     action_dim: int = 64
+    #: score each legal action also from the observation entries it refers to (agents.az_net.ActionFeatures)
+    action_features: bool = True
 
     def check(self) -> AZSettings:
         """These settings once every number is in range; a ``ValueError`` naming the first that is not."""
@@ -66,6 +68,8 @@ class AZSettings:
                              f"{self.dirichlet_alpha!r}, {self.dirichlet_frac!r}")
         if not self.learning_rate > 0:
             raise ValueError(f"az setting learning_rate must be > 0, got {self.learning_rate!r}")
+        if not isinstance(self.action_features, bool):
+            raise ValueError(f"az setting action_features must be true or false, got {self.action_features!r}")
         if self.minutes is not None and not self.minutes > 0:
             raise ValueError(f"az setting minutes must be > 0, got {self.minutes!r}")
         return self
@@ -80,7 +84,7 @@ class AZSettings:
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"{where}: unknown az settings {unknown}; allowed: {', '.join(sorted(known))}")
-        return cls(**data).check()
+        return cls(**{"action_features": False, **data}).check()  # runs of before action features had none
 
     def changed(self, changes: dict[str, Any]) -> tuple[AZSettings, dict[str, dict[str, Any]]]:
         """A copy with ``changes`` (None values ignored) and the record ``name -> {was, now}``; a change of a

@@ -22,14 +22,15 @@ from typing import Any
 #: public name -> the module of this package that defines it
 _EXPORTS = {
     "ENV_NAME": "version", "ENV_VERSION": "version", "layout_fingerprint": "version",
+    "action_references": "references",
     "env": "aec", "raw_env": "aec",
     "Observer": "observation",
     "legal_action_numbers": "masks", "random_legal_action": "masks",
     "SingleSeatEnv": "single_seat", "random_opponent": "single_seat", "single_seat_env": "single_seat",
     "FlattenObservation": "wrappers", "OBSERVATION_STYLES": "wrappers", "observation_slices": "wrappers",
 }
-_SUBMODULES = ("aec", "docs", "masks", "observation", "render", "render_image", "replay_html", "rewards",
-               "single_seat", "version", "wrappers")
+_SUBMODULES = ("aec", "docs", "masks", "observation", "references", "render", "render_image", "replay_html",
+               "rewards", "single_seat", "version", "wrappers")
 __all__ = sorted(_EXPORTS)
 
 
