@@ -63,6 +63,9 @@ ALGORITHMS: dict[str, Algorithm] = {
                      "training.fast_ppo_cli:add_arguments"),
     "az": Algorithm("training.az.cli:run", "AlphaZero-style self-play: network-guided ISMCTS, replay buffer, "
                     "gating (docs/training.md)", "training.az.cli:add_arguments"),
+    "az-ppo": Algorithm("training.az.ppo_cli:run", "PPO fine-tuning of a policy-value network (--pg-init, e.g. "
+                        "an az warm start) against fixed opponents (docs/training.md)",
+                        "training.az.ppo_cli:add_arguments"),
 }
 DEFAULT_ALGO = next(iter(ALGORITHMS))
 

@@ -52,18 +52,29 @@ AZ_OPTIONS = {
 TIMESTEPS_DEFAULT = 200_000  # mk-env train's --timesteps default: on --resume, that value means "not given"
 
 
+def add_options(parser: argparse.ArgumentParser, prefix: str, options: dict[str, tuple], defaults: Any,
+                label: str) -> None:
+    """Add ``--PREFIX-NAME`` for each of ``options`` (name -> (type, help)), all defaulting to None (the
+    run's settings, or ``defaults``' on a new run)."""
+    for name, (kind, text) in options.items():
+        setting = name.replace("-", "_")
+        parser.add_argument(f"--{prefix}-{name}", dest=f"{prefix}_{setting}", type=kind, default=None,
+                            help=f"{label}: {text} (default {getattr(defaults, setting)!r})")
+
+
+def given_options(args: argparse.Namespace, prefix: str, options: dict[str, tuple]) -> dict[str, Any]:
+    """setting -> the value of its ``--PREFIX-NAME`` option (None: not given)."""
+    return {name.replace("-", "_"): getattr(args, f"{prefix}_{name.replace('-', '_')}") for name in options}
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``--az-*`` options (all default to None: the run's settings or :class:`AZSettings`)."""
-    defaults = AZSettings()
-    for name, (kind, text) in AZ_OPTIONS.items():
-        setting = name.replace("-", "_")
-        parser.add_argument(f"--az-{name}", dest=f"az_{setting}", type=kind, default=None,
-                            help=f"az: {text} (default {getattr(defaults, setting)!r})")
+    add_options(parser, "az", AZ_OPTIONS, AZSettings(), "az")
 
 
 def changes_from(args: argparse.Namespace, resume: bool) -> dict[str, Any]:
     """The settings the command line gives (None: not given)."""
-    given = {name.replace("-", "_"): getattr(args, f"az_{name.replace('-', '_')}") for name in AZ_OPTIONS}
+    given = given_options(args, "az", AZ_OPTIONS)
     given.update(players=args.players, seed=args.seed, learning_rate=args.learning_rate,
                  batch_size=args.batch_size, eval_every=args.eval_every, eval_games=args.eval_games)
     if not (resume and args.timesteps == TIMESTEPS_DEFAULT):

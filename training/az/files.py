@@ -37,15 +37,16 @@ def write_json(path: Path, data: Any) -> None:
     os.replace(tmp, path)
 
 
-def read_run_config(out: Path) -> dict[str, Any]:
-    """``DIR/config.json`` of an az run (a ``ValueError`` if the folder holds another kind of run)."""
+def read_run_config(out: Path, algo: str = "az") -> dict[str, Any]:
+    """``DIR/config.json`` of an ``algo`` run (a ``ValueError`` if the folder holds another kind of run)."""
     path = out / "config.json"
     if not path.is_file():
         raise ValueError(f"--resume: {out} holds no run (no config.json); start one without --resume")
     config = json.loads(path.read_text())
-    if config.get("algo") != "az":
-        raise ValueError(f"--resume: {out} is a {config.get('algo', 'maskable-ppo')!r} run, not an az run")
+    if config.get("algo") != algo:
+        raise ValueError(f"--resume: {out} is a {config.get('algo', 'maskable-ppo')!r} run, not an {algo} run")
     return config
+
 
 
 def checkpoints(out: Path) -> list[Path]:

@@ -80,11 +80,9 @@ class AZSettings:
     @classmethod
     def from_json(cls, data: dict[str, Any], where: str) -> AZSettings:
         """Settings read back from a run's files (unknown names refused)."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"{where}: unknown az settings {unknown}; allowed: {', '.join(sorted(known))}")
-        return cls(**{"action_features": False, **data}).check()  # runs of before action features had none
+        unknown = sorted(set(data) - {f.name for f in fields(cls)})
+        data = {"action_features": False, **data} if not unknown else data  # runs of before action features
+        return settings_from_json(cls, data, where, "az")
 
     def changed(self, changes: dict[str, Any]) -> tuple[AZSettings, dict[str, dict[str, Any]]]:
         """A copy with ``changes`` (None values ignored) and the record ``name -> {was, now}``; a change of a
@@ -99,3 +97,12 @@ class AZSettings:
             record[name] = {"was": data.get(name), "now": value}
             data[name] = value
         return AZSettings(**data).check(), record
+
+
+def settings_from_json(cls: Any, data: dict[str, Any], where: str, label: str) -> Any:
+    """``cls(**data)`` checked, unknown names refused (``label``: the settings' name in the message)."""
+    known = set(cls.__dataclass_fields__)
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"{where}: unknown {label} settings {unknown}; allowed: {', '.join(sorted(known))}")
+    return cls(**data).check()

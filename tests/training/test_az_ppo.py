@@ -1,0 +1,118 @@
+"""``mk-env train --algo az-ppo``: PPO fine-tuning of a policy-value network against fixed opponents."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from agents.az_net import load_net, new_net, save_net
+from agents.registry import make_agent
+from mk_env.games import make_game
+from training.az.ppo import Decision, PGSettings, game_returns, play, ppo_update
+from training.cli import main
+
+torch.set_num_threads(1)
+
+TINY = ["--pg-games", "2", "--eval-every", "1", "--eval-games", "2", "--opponents", "random",
+        "--batch-size", "64"]
+
+
+@pytest.fixture(scope="module")
+def start_net(tmp_path_factory):
+    game = make_game("mountain_king", 2)
+    torch.manual_seed(0)
+    return save_net(new_net(game, hidden=16, action_dim=8), tmp_path_factory.mktemp("pg") / "start.safetensors",
+                    game)
+
+
+def iteration_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("[iteration")]
+
+
+def test_a_run_writes_its_files_and_a_resumed_run_continues_exactly(start_net, tmp_path, capsys):
+    whole, split = tmp_path / "whole", tmp_path / "split"
+    assert main(["train", "--algo", "az-ppo", "--pg-init", str(start_net), "--out", str(whole),
+                 "--timesteps", "1", *TINY, "--seed", "4"]) == 0
+    capsys.readouterr()
+    assert main(["train", "--resume", "--out", str(whole), "--timesteps", "10000000", "--pg-minutes", "0.0001"
+                 ]) == 0  # one more iteration (the minutes are checked before each)
+    assert main(["train", "--resume", "--out", str(whole), "--timesteps", "10000000", "--pg-minutes", "0.0001"
+                 ]) == 0
+    resumed = iteration_lines(capsys.readouterr().out)
+    assert main(["train", "--algo", "az-ppo", "--pg-init", str(start_net), "--out", str(split),
+                 "--timesteps", "1", *TINY, "--seed", "4"]) == 0
+    capsys.readouterr()
+    assert main(["train", "--resume", "--out", str(split), "--timesteps", "10000000", "--pg-minutes", "0.0001"
+                 ]) == 0
+    assert main(["train", "--resume", "--out", str(split), "--timesteps", "10000000", "--pg-minutes", "0.0001"
+                 ]) == 0
+    assert iteration_lines(capsys.readouterr().out) == resumed and len(resumed) == 2
+    for name in ("config.json", "eval.csv", "learning_curve.png", "latest.safetensors", "net_0.safetensors",
+                 "net_3.safetensors", "checkpoints/pg_3.safetensors"):
+        assert (whole / name).is_file(), name
+    assert not (whole / "checkpoints" / "pg_1.safetensors").exists()  # the last two kept
+    rows = list(csv.DictReader(open(whole / "eval.csv")))
+    assert [r["opponent"] for r in rows] == ["random"] * 4 and int(rows[0]["timesteps"]) == 0
+    assert int(rows[-1]["timesteps"]) > int(rows[1]["timesteps"]) > 0
+    config = json.loads((whole / "config.json").read_text())
+    assert config["algo"] == "az-ppo" and len(config["resumes"]) == 2
+    net, _, _ = load_net(whole / "latest.safetensors")
+    assert net.shape.action_references > 0
+
+
+def test_the_policy_moves_toward_actions_that_won(start_net):
+    """One update on a batch where a decision's chosen action led to a win raises its probability."""
+    net, config, _ = load_net(start_net)
+    game = make_game("mountain_king", 2)
+    rng = np.random.default_rng(0)
+    decisions, st = play(net, game, make_agent("random"), 3, 0, rng)
+    assert decisions and st.is_terminal()
+    for k, d in enumerate(decisions):
+        d.ret = 1.0 if k % 2 == 0 else -1.0
+        d.seat_returns = np.array([d.ret, -d.ret], np.float32)
+    before = [float(np.log(net.evaluate(_dense(d, net), [d.legal])[0][0][d.chosen])) for d in decisions[:6]]
+    settings = PGSettings(init="x", epochs=3, batch_size=64, learning_rate=1e-3)
+    optimizer = torch.optim.Adam(net.parameters(), lr=settings.learning_rate)
+    net.train()
+    ppo_update(net, optimizer, [d for d in decisions if isinstance(d, Decision)], settings, rng)
+    net.eval()
+    after = [float(np.log(net.evaluate(_dense(d, net), [d.legal])[0][0][d.chosen])) for d in decisions[:6]]
+    won = [a - b for k, (a, b) in enumerate(zip(after, before)) if k % 2 == 0]
+    lost = [a - b for k, (a, b) in enumerate(zip(after, before)) if k % 2 == 1]
+    assert np.mean(won) > np.mean(lost)
+
+
+def _dense(d, net) -> np.ndarray:
+    obs = np.zeros((1, net.shape.observation_size), np.float32)
+    obs[0, d.index] = d.values
+    return obs
+
+
+def test_a_games_return_mixes_the_result_and_the_margin():
+    game = make_game("mountain_king", 2)
+    from training.play import run_game
+    st = run_game(["random", "random"], seed=2, game=game)
+    scores = [st.score_breakdown(s)["total"] for s in range(2)]
+    winner = int(np.argmax(st.returns()))
+    only_result = game_returns(st, 0.0, 20.0)
+    assert only_result[winner] == 1.0 and only_result[1 - winner] == -1.0
+    mixed = game_returns(st, 0.5, 20.0)
+    margin = scores[winner] - scores[1 - winner]
+    assert mixed[winner] == pytest.approx(0.5 + 0.5 * np.tanh(margin / 20.0), abs=1e-6)
+
+
+def test_bad_settings_and_folders_are_refused(start_net, tmp_path, capsys):
+    assert main(["train", "--algo", "az-ppo", "--out", str(tmp_path / "a")]) == 2
+    assert "--pg-init PATH" in capsys.readouterr().err
+    assert main(["train", "--algo", "az-ppo", "--pg-init", str(tmp_path / "none.safetensors"),
+                 "--out", str(tmp_path / "b")]) == 2
+    assert "no model file" in capsys.readouterr().err
+    assert main(["train", "--algo", "az-ppo", "--pg-init", str(start_net), "--pg-clip", "3",
+                 "--out", str(tmp_path / "c")]) == 2
+    assert "clip is out of range" in capsys.readouterr().err
+    assert main(["train", "--resume", "--algo", "az-ppo", "--out", str(tmp_path / "d")]) == 2
+    assert "holds no run" in capsys.readouterr().err

@@ -1,0 +1,291 @@
+"""``mk-env train --algo az-ppo``: PPO fine-tuning of a policy-value network against fixed opponents.
+
+The network (:mod:`agents.az_net`, the ``aznet:PATH`` agent's) starts from a model file (``--pg-init``,
+e.g. the warm start of ``mk-env train --algo az``, a clone of the heuristic) and improves by playing:
+
+1. **Games**: ``--pg-games`` (32) per iteration, the learner in seat ``g % n`` of game ``g`` (seat-rotated),
+   every other seat the opponent (``--opponents``, an agent spec; several, comma-separated, take turns by
+   pairs of games). The learner samples each decision with a choice from its priors over the legal
+   actions (from its public view, as ``aznet`` reads it); a forced decision is played as is.
+2. **Return** of a game for a seat: ``(1 - w) * returns + w * tanh(margin / s)``, the game's returns
+   (+1 to the winner, -1/(n-1) to the others) mixed with the honour margin over the best other seat
+   (``--pg-margin-weight`` w = 0.5, ``--pg-margin-scale`` s = 20): winning counts, and so does by how much,
+   so a game lost by 2 is not a game lost by 40.
+3. **Update**: PPO over the iteration's decisions: advantage = return - the network's value of the
+   decision's position (normalised over the batch), clipped ratio (``--pg-clip`` 0.2), ``--n-epochs`` (4)
+   passes of minibatches of ``--batch-size`` (256), Adam at ``--learning-rate`` (5e-5), value loss (half
+   weight) to each seat's return, entropy bonus ``--ent-coef`` (0), gradients clipped to norm 1.
+4. **Evaluation**: every ``--eval-every`` (5) iterations and before the first, the network alone, greedy
+   (``aznet``), against each opponent over ``--eval-games`` (100) seat-rotated games on fixed seeds
+   (:data:`EVAL_SEED` on: every evaluation plays the same deals, so the curve compares like with like);
+   ``eval.csv`` (its ``timesteps``: learner decisions so far), ``learning_curve.png``,
+   ``DIR/net_<iteration>.safetensors`` (an ``aznet:``/``az:`` file) and ``latest.safetensors``.
+
+Files: ``DIR/config.json`` (``"algo": "az-ppo"``, the settings), ``DIR/checkpoints/pg_<iteration>.safetensors``
+(the network, Adam's moments, the settings, the counters and the generator's state: ``--resume``
+continues exactly; the last two kept). ``--pg-minutes`` ends an invocation at an iteration boundary.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from agents.az_net import SparseBatch, egocentric, load_net, observer_of, pad_legal, save_net
+from agents.registry import make_agent
+from mk_env.games import make_game
+from mk_env.mountain_king.rules.view import PlayerView
+from training.play import agent_rng
+from training.ratings import wilson_interval
+from training.run_files import append_eval, plot_learning_curve, truncate_eval
+from training.stopping import StopRequest, TrainingStopped
+
+from . import ppo_files
+from .files import write_json
+from .settings import settings_from_json
+
+EVAL_SEED = 5_000_000  # evaluation game g is dealt from EVAL_SEED + g // players
+GAME_SEEDS = 10_000_000  # training game g of seed s is dealt from s * GAME_SEEDS + g
+
+
+@dataclass
+class PGSettings:
+    """Every setting of an az-ppo run (kept in ``config.json`` and every checkpoint)."""
+
+    init: str = ""  # the policy-value file the run starts from
+    opponents: str = "heuristic"
+    seed: int = 0
+    decisions: int = 1_000_000  # stop when the learner has made this many decisions (--timesteps)
+    minutes: float | None = None
+    games: int = 32
+    epochs: int = 4
+    batch_size: int = 256
+    learning_rate: float = 5e-5
+    clip: float = 0.2
+    ent_coef: float = 0.0
+    margin_weight: float = 0.5
+    margin_scale: float = 20.0
+    eval_every: int = 5
+    eval_games: int = 100
+
+    def check(self) -> PGSettings:
+        """These settings once each is in range; a ``ValueError`` naming the first that is not."""
+        for name in ("decisions", "games", "epochs", "batch_size", "eval_games"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"az-ppo setting {name} must be a whole number >= 1, got {value!r}")
+        if not isinstance(self.eval_every, int) or self.eval_every < 0:
+            raise ValueError(f"az-ppo setting eval_every must be a whole number >= 0, got {self.eval_every!r}")
+        for name, ok in (("learning_rate", self.learning_rate > 0), ("clip", 0 < self.clip < 1),
+                         ("ent_coef", self.ent_coef >= 0), ("margin_weight", 0 <= self.margin_weight <= 1),
+                         ("margin_scale", self.margin_scale > 0),
+                         ("minutes", self.minutes is None or self.minutes > 0)):
+            if not ok:
+                raise ValueError(f"az-ppo setting {name} is out of range: {getattr(self, name)!r}")
+        if not self.init:
+            raise ValueError("az-ppo needs the network to start from: --pg-init PATH (a policy-value file, "
+                             "e.g. DIR/best.safetensors of mk-env train --algo az)")
+        return self
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], where: str) -> PGSettings:
+        return settings_from_json(cls, data, where, "az-ppo")
+
+
+@dataclass
+class Decision:
+    """One learner decision with a choice: its sparse observation, legal actions, choice and estimates."""
+
+    index: np.ndarray
+    values: np.ndarray
+    legal: np.ndarray
+    chosen: int
+    log_prob: float
+    value: float
+    ret: float = 0.0
+    seat_returns: np.ndarray | None = None
+
+
+def game_returns(st: Any, weight: float, scale: float) -> np.ndarray:
+    """Each seat's return: the game's returns mixed with ``tanh(margin / scale)`` by ``weight``."""
+    ret = np.asarray(st.returns(), np.float32)
+    scores = np.array([st.score_breakdown(s)["total"] for s in range(len(ret))], np.float32)
+    margin = np.array([scores[s] - np.delete(scores, s).max() for s in range(len(ret))], np.float32)
+    return ((1 - weight) * ret + weight * np.tanh(margin / scale)).astype(np.float32)
+
+
+def play(net: Any, game: Any, opponent: Any, seed: int, seat: int, rng: np.random.Generator | None
+         ) -> tuple[list[Decision], Any]:
+    """One game of the network in ``seat`` against ``opponent`` in the others: sampled from the priors
+    when ``rng`` is given (its decisions recorded), greedy otherwise. (decisions, final state)"""
+    observer = observer_of(game)
+    st = game.new_initial_state(int(seed))
+    views = [PlayerView(st, s) for s in range(game.num_players)]
+    rngs = [agent_rng(seed, s) for s in range(game.num_players)]
+    decisions: list[Decision] = []
+    while not st.is_terminal():
+        p, legal = st.current_player(), st.legal_actions()
+        if len(legal) == 1:
+            action = int(legal[0])
+        elif p != seat:
+            action = int(opponent.act(views[p], rngs[p]))
+        else:
+            obs = observer.encode_flat(views[p].public_state(), p).copy()
+            priors, values = net.evaluate(obs[None], [legal])
+            prior = priors[0].astype(np.float64)
+            prior /= prior.sum()
+            i = int(rng.choice(len(legal), p=prior)) if rng is not None else int(np.argmax(prior))
+            action = int(legal[i])
+            if rng is not None:
+                nz = np.flatnonzero(obs)
+                decisions.append(Decision(nz.astype(np.int32), obs[nz].astype(np.float32), legal, i,
+                                          float(np.log(prior[i] + 1e-12)), float(values[0][0])))
+        st.apply(action)
+    return decisions, st
+
+
+def ppo_update(net: Any, optimizer: Any, batch: list[Decision], s: PGSettings, rng: np.random.Generator
+               ) -> dict[str, float]:
+    """``s.epochs`` passes of clipped PPO over ``batch``; the mean losses."""
+    advantage = np.array([d.ret - d.value for d in batch], np.float32)
+    advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-8)
+    stats = []
+    for _ in range(s.epochs):
+        order = rng.permutation(len(batch))
+        for k in range(0, len(batch), s.batch_size):
+            part = [batch[j] for j in order[k:k + s.batch_size]]
+            legal, valid = pad_legal([d.legal for d in part])
+            logits, values = net(SparseBatch.from_rows([(d.index, d.values) for d in part]), legal, valid)
+            log_probs = torch.log_softmax(logits, 1)
+            log_prob = log_probs.gather(1, torch.tensor([d.chosen for d in part])[:, None]).squeeze(1)
+            ratio = torch.exp(log_prob - torch.tensor([d.log_prob for d in part], dtype=torch.float32))
+            adv = torch.from_numpy(advantage[order[k:k + s.batch_size]])
+            policy_loss = -torch.min(ratio * adv, torch.clamp(ratio, 1 - s.clip, 1 + s.clip) * adv).mean()
+            value_loss = ((values - torch.from_numpy(np.stack([d.seat_returns for d in part]))) ** 2).mean()
+            entropy = -(torch.softmax(logits, 1) * log_probs.masked_fill(~valid, 0)).sum(1).mean()
+            optimizer.zero_grad()
+            (policy_loss + 0.5 * value_loss - s.ent_coef * entropy).backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+            optimizer.step()
+            stats.append((policy_loss.item(), value_loss.item(), entropy.item()))
+    return dict(zip(("policy_loss", "value_loss", "entropy"), np.mean(stats, 0).round(4).tolist()))
+
+
+def evaluate(net: Any, game: Any, opponent: Any, games: int) -> dict[str, float]:
+    """The greedy network against ``opponent``: win rate (ties split), mean honour of both sides."""
+    n, wins, mine, theirs = game.num_players, 0.0, [], []
+    for g in range(games):
+        seat = g % n
+        _, st = play(net, game, opponent, EVAL_SEED + g // n, seat, None)
+        ret = np.asarray(st.returns())
+        wins += float(ret[seat] > 0) / max(1, int((ret > 0).sum()))
+        scores = [st.score_breakdown(s)["total"] for s in range(n)]
+        mine.append(scores[seat])
+        theirs.append(np.mean([x for s, x in enumerate(scores) if s != seat]))
+    return {"wins": wins, "win_rate": wins / games, "mean_honour": float(np.mean(mine)),
+            "opponent_mean_honour": float(np.mean(theirs))}
+
+
+class PGRun:
+    """One az-ppo run: the network, Adam, the generator, the counters and the files."""
+
+    settings_class = PGSettings
+
+    def __init__(self, out: Path, settings: PGSettings, net: Any, config: dict[str, Any], log: Any = print):
+        self.out, self.settings, self.net, self.log = Path(out), settings, net, log
+        self.game_options = config["game_options"]
+        self.game = make_game(config["game"], config["players"], **self.game_options)
+        self.opponents = [make_agent(spec) for spec in settings.opponents.split(",")]
+        self.specs = settings.opponents.split(",")
+        self.optimizer = torch.optim.Adam(net.parameters(), lr=settings.learning_rate)
+        self.rng = np.random.default_rng(settings.seed)
+        self.counters = {"iteration": 0, "games": 0, "decisions": 0, "seconds": 0.0}
+
+    @classmethod
+    def start(cls, out: Path, settings: PGSettings, log: Any = print) -> PGRun:
+        if ppo_files.checkpoints(Path(out)):
+            raise ValueError(f"{out} already holds an az-ppo run; continue it with --resume or choose another --out")
+        net, config, _ = load_net(settings.init)
+        run = cls(out, settings.check(), net, config, log)
+        run.out.mkdir(parents=True, exist_ok=True)
+        write_json(run.out / "config.json", {"algo": "az-ppo", "settings": asdict(settings)})
+        run.evaluate()
+        return run
+
+    def train(self) -> Path:
+        """Iterate until the decisions or the minutes are reached; the latest network's file."""
+        s, started = self.settings, time.time()
+        with StopRequest() as stop:
+            while self.counters["decisions"] < s.decisions:
+                if s.minutes is not None and time.time() - started > s.minutes * 60:
+                    self.log(f"[stop] --pg-minutes {s.minutes} reached; continue with: "
+                             f"mk-env train --resume --out {self.out}")
+                    break
+                self.iteration(stop, time.time())
+        return save_net(self.net, self.out / "latest.safetensors", self.game, self.game_options)
+
+    def iteration(self, stop: StopRequest, began: float) -> None:
+        s, c, n = self.settings, self.counters, self.game.num_players
+        batch: list[Decision] = []
+        wins = 0
+        self.net.eval()
+        for g in range(s.games):
+            if stop.signum is not None:
+                last = self.latest_checkpoint()
+                raise TrainingStopped(f"{stop.name} in iteration {c['iteration'] + 1}: the iteration in "
+                                      f"progress is dropped; the run stands at {last or 'its start'}",
+                                      last, stop.signum)
+            number, seat = c["games"] + g, g % n
+            decisions, st = play(self.net, self.game, self.opponents[(number // n) % len(self.opponents)],
+                                 s.seed * GAME_SEEDS + number, seat, self.rng)
+            returns = game_returns(st, s.margin_weight, s.margin_scale)
+            wins += int(np.asarray(st.returns())[seat] > 0)
+            for d in decisions:
+                d.ret, d.seat_returns = float(returns[seat]), egocentric(returns, seat).astype(np.float32)
+            batch += decisions
+        self.net.train()
+        losses = ppo_update(self.net, self.optimizer, batch, s, self.rng)
+        c["iteration"] += 1
+        c["games"] += s.games
+        c["decisions"] += len(batch)
+        c["seconds"] = round(c["seconds"] + time.time() - began, 1)
+        self.log(f"[iteration {c['iteration']}] {s.games} games, {len(batch)} decisions, {wins} won; "
+                 + ", ".join(f"{k} {v}" for k, v in losses.items()))
+        if s.eval_every and c["iteration"] % s.eval_every == 0:
+            self.evaluate()
+        self.save_checkpoint()
+
+    def evaluate(self) -> None:
+        """The greedy network against each opponent; ``eval.csv``, the curve, the network's files."""
+        c, rows = self.counters, []
+        self.net.eval()
+        for spec, opponent in zip(self.specs, self.opponents):
+            result = evaluate(self.net, self.game, opponent, self.settings.eval_games)
+            low, high = wilson_interval(result["wins"], self.settings.eval_games)
+            self.log(f"[eval] aznet vs {spec}: {result['win_rate']:.1%} ({low:.0%}-{high:.0%}) of "
+                     f"{self.settings.eval_games}; honour {result['mean_honour']:.1f} to "
+                     f"{result['opponent_mean_honour']:.1f}")
+            rows.append({"timesteps": c["decisions"], "seconds": c["seconds"], "opponent": spec,
+                         "games": self.settings.eval_games, **{k: round(v, 4) for k, v in result.items()}})
+        append_eval(self.out, rows)
+        plot_learning_curve(self.out, title="az-ppo: the network alone (greedy)")
+        for name in (f"net_{c['iteration']}.safetensors", "latest.safetensors"):
+            save_net(self.net, self.out / name, self.game, self.game_options)
+
+    def save_checkpoint(self) -> Path:
+        return ppo_files.save_checkpoint(self)
+
+    def latest_checkpoint(self) -> Path | None:
+        found = ppo_files.checkpoints(self.out)
+        return found[-1] if found else None
+
+    @classmethod
+    def resume(cls, out: Path, changes: dict[str, Any], log: Any = print) -> PGRun:
+        run = ppo_files.resume(cls, Path(out), changes, log)
+        truncate_eval(run.out, run.counters["decisions"])
+        return run
