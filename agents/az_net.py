@@ -98,6 +98,16 @@ class ActionFeatures(nn.Module):
         self.pointer.copy_(torch.from_numpy(np.asarray(pointer, np.int64)))
         self.index.copy_(torch.from_numpy(np.asarray(index, np.int32)))
 
+    def table_problem(self, observation_size: int) -> str | None:
+        """What is wrong with the loaded table (a model file's), or None: the pointer must rise from 0 to
+        the table's length and every entry must be an index into the observation."""
+        pointer, index = self.pointer, self.index
+        if int(pointer[0]) != 0 or int(pointer[-1]) != len(index) or bool((pointer[1:] < pointer[:-1]).any()):
+            return "its action-reference pointer does not rise from 0 to the table's length"
+        if len(index) and (int(index.min()) < 0 or int(index.max()) >= observation_size):
+            return f"its action references point outside the observation (0..{observation_size - 1})"
+        return None
+
     def forward(self, dense: torch.Tensor, legal: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
         """``dense`` observations (B, D), ``legal`` (B, L), ``valid`` (B, L) -> features (B, L, action_dim)
         (zeros at the padded entries)."""
@@ -352,6 +362,10 @@ def load_net(path: str | Path, optimizer_for: bool = False) -> tuple[PolicyValue
         net.load_state_dict(weights, strict=True)
     except RuntimeError as e:
         raise ModelFileError(f"{path}: the weights do not fit the network described: {e}") from None
+    features = net.policy.action_features
+    problem = features.table_problem(net.shape.observation_size) if features is not None else None
+    if problem:
+        raise ModelFileError(f"{path}: {problem}; the file is corrupt: retrain or re-save the network")
     opt = None
     if optimizer_for:
         opt = torch.optim.Adam(net.parameters())

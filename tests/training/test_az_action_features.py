@@ -121,3 +121,21 @@ def test_settings_default_to_action_features_and_old_runs_keep_none():
     assert AZSettings.from_json({"hidden": 16}, "config.json").action_features is False
     with pytest.raises(ValueError, match="action_features must be true or false"):
         AZSettings(action_features="yes").check()
+
+
+def test_a_corrupt_reference_table_is_refused_in_one_line(game, tmp_path):
+    from safetensors.torch import load_file, save_file
+
+    from agents.az_net import ModelFileError
+    torch.manual_seed(3)
+    path = save_net(new_net(game, hidden=16, action_dim=8), tmp_path / "net.safetensors", game,
+                    {"payment": "choose"})
+    metadata = {"mk_env": json.dumps(read_net_config(path))}
+    for key, edit, message in (("net/policy.action_features.index", lambda t: t.fill_(10 ** 7), "outside the"),
+                               ("net/policy.action_features.pointer", lambda t: t.flip(0), "does not rise")):
+        tensors = load_file(str(path))
+        tensors[key] = edit(tensors[key].clone()).contiguous()
+        bad = tmp_path / "bad.safetensors"
+        save_file(tensors, str(bad), metadata=metadata)
+        with pytest.raises(ModelFileError, match=message):
+            load_net(bad)
