@@ -48,7 +48,6 @@ def read_run_config(out: Path, algo: str = "az") -> dict[str, Any]:
     return config
 
 
-
 def checkpoints(out: Path) -> list[Path]:
     """Checkpoints of the run, oldest first."""
     folder = out / "checkpoints"
