@@ -219,12 +219,15 @@ class PolicyValueNet(nn.Module):
         self.policy = LegalActionHead(shape.hidden, shape.actions, shape.action_dim, action_features)
         self.value = nn.Linear(shape.hidden, shape.players)
 
-    def forward(self, obs: SparseBatch, legal: torch.Tensor, valid: torch.Tensor
-                ) -> tuple[torch.Tensor, torch.Tensor]:
-        """(logits over each row's legal actions (B, L), egocentric values (B, players))."""
+    def forward(self, obs: SparseBatch, legal: torch.Tensor, valid: torch.Tensor,
+                dense: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """(logits over each row's legal actions (B, L), egocentric values (B, players)); ``dense``: the same
+        observations as a (B, D) tensor where the caller has them (the action features read it; else it is
+        rebuilt from ``obs``)."""
         first = self.embed(obs.index, obs.offsets, per_sample_weights=obs.weights) + self.embed_bias
         features = self.trunk(torch.relu(first))
-        dense = obs.dense(self.shape.observation_size) if self.shape.action_references else None
+        if self.shape.action_references and dense is None:
+            dense = obs.dense(self.shape.observation_size)
         return self.policy.logits(features, legal, valid, dense), torch.tanh(self.value(features))
 
     @torch.no_grad()
@@ -233,7 +236,8 @@ class PolicyValueNet(nn.Module):
         """Priors (softmax over each row's legal actions) and egocentric values, for a batch of dense
         observations (B, D): the inference call of search and of the greedy agent."""
         legal, valid = pad_legal(legal_lists)
-        logits, values = self(SparseBatch.from_dense(observations), legal, valid)
+        logits, values = self(SparseBatch.from_dense(observations), legal, valid,
+                              torch.from_numpy(np.asarray(observations, np.float32)))
         probs = torch.softmax(logits, dim=1).numpy()
         return [probs[i, :len(a)] for i, a in enumerate(legal_lists)], values.numpy()
 

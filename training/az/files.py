@@ -28,7 +28,6 @@ from .settings import AZSettings
 CHECKPOINTS_KEPT = 2
 GATING_FIELDS = ("iteration", "positions", "seconds", "games", "candidate_wins", "win_rate", "low", "high",
                  "accepted", "generation")
-_CHECKPOINT = re.compile(r"^az_(\d+)\.safetensors$")
 
 
 def write_json(path: Path, data: Any) -> None:
@@ -48,22 +47,31 @@ def read_run_config(out: Path, algo: str = "az") -> dict[str, Any]:
     return config
 
 
-def checkpoints(out: Path) -> list[Path]:
-    """Checkpoints of the run, oldest first."""
-    folder = out / "checkpoints"
-    found = [p for p in folder.glob("az_*.safetensors") if _CHECKPOINT.match(p.name)] if folder.is_dir() else []
-    return sorted(found, key=lambda p: int(_CHECKPOINT.match(p.name).group(1)))
+def checkpoints(out: Path, prefix: str = "az") -> list[Path]:
+    """Checkpoints of the run (``checkpoints/<prefix>_<iteration>.safetensors``), oldest first."""
+    folder, pattern = Path(out) / "checkpoints", re.compile(rf"^{prefix}_(\d+)\.safetensors$")
+    if not folder.is_dir():
+        return []
+    found = [(int(m.group(1)), p) for p in folder.glob(f"{prefix}_*.safetensors") if (m := pattern.match(p.name))]
+    return [p for _, p in sorted(found)]
+
+
+def write_checkpoint(out: Path, prefix: str, iteration: int, net: Any, game: Any, game_options: Any,
+                     optimizer: Any, training: dict[str, Any]) -> Path:
+    """Write ``DIR/checkpoints/<prefix>_<iteration>.safetensors`` (the network, Adam's moments and
+    ``training``); older ones beyond the last :data:`CHECKPOINTS_KEPT` go."""
+    path = Path(out) / "checkpoints" / f"{prefix}_{iteration}.safetensors"
+    save_net(net, path, game, game_options, optimizer=optimizer, training=training)
+    for old in checkpoints(out, prefix)[:-CHECKPOINTS_KEPT]:
+        old.unlink()
+    return path
 
 
 def save_checkpoint(out: Path, net: Any, optimizer: Any, game: Any, settings: AZSettings,
                     counters: dict[str, Any]) -> Path:
     """Write ``DIR/checkpoints/az_<iteration>.safetensors``; older ones beyond the last two go."""
-    path = out / "checkpoints" / f"az_{counters['iteration']}.safetensors"
-    save_net(net, path, game, settings.game_options, optimizer=optimizer,
-             training={"settings": settings.to_json(), "counters": counters})
-    for old in checkpoints(out)[:-CHECKPOINTS_KEPT]:
-        old.unlink()
-    return path
+    return write_checkpoint(out, "az", counters["iteration"], net, game, settings.game_options, optimizer,
+                            {"settings": settings.to_json(), "counters": counters})
 
 
 def load_checkpoint(path: Path) -> tuple[Any, Any, dict[str, Any]]:

@@ -28,6 +28,7 @@ continues exactly; the last two kept). ``--pg-minutes`` ends an invocation at an
 
 from __future__ import annotations
 
+import shutil
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -200,8 +201,8 @@ class PGRun:
         self.out, self.settings, self.net, self.log = Path(out), settings, net, log
         self.game_options = config["game_options"]
         self.game = make_game(config["game"], config["players"], **self.game_options)
-        self.opponents = [make_agent(spec) for spec in settings.opponents.split(",")]
         self.specs = settings.opponents.split(",")
+        self.opponents = [make_agent(spec) for spec in self.specs]
         self.optimizer = torch.optim.Adam(net.parameters(), lr=settings.learning_rate)
         self.rng = np.random.default_rng(settings.seed)
         self.counters = {"iteration": 0, "games": 0, "decisions": 0, "seconds": 0.0}
@@ -274,8 +275,8 @@ class PGRun:
                          "games": self.settings.eval_games, **{k: round(v, 4) for k, v in result.items()}})
         append_eval(self.out, rows)
         plot_learning_curve(self.out, title="az-ppo: the network alone (greedy)")
-        for name in (f"net_{c['iteration']}.safetensors", "latest.safetensors"):
-            save_net(self.net, self.out / name, self.game, self.game_options)
+        saved = save_net(self.net, self.out / f"net_{c['iteration']}.safetensors", self.game, self.game_options)
+        shutil.copyfile(saved, self.out / "latest.safetensors")
 
     def save_checkpoint(self) -> Path:
         return ppo_files.save_checkpoint(self)

@@ -7,37 +7,31 @@ moments and, in its ``training`` description, the run's settings, counters and t
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from agents.az_net import load_net, save_net
+from agents.az_net import load_net
 
-from .files import read_run_config, write_json
+from .files import checkpoints as az_checkpoints
+from .files import read_run_config, write_checkpoint, write_json
+from .settings import apply_changes
 
-CHECKPOINTS_KEPT = 2
-_CHECKPOINT = re.compile(r"^pg_(\d+)\.safetensors$")
+PREFIX = "pg"
 
 
 def checkpoints(out: Path) -> list[Path]:
     """The run's checkpoints, oldest first."""
-    folder = Path(out) / "checkpoints"
-    found = [p for p in folder.glob("pg_*.safetensors") if _CHECKPOINT.match(p.name)] if folder.is_dir() else []
-    return sorted(found, key=lambda p: int(_CHECKPOINT.match(p.name).group(1)))
+    return az_checkpoints(out, PREFIX)
 
 
 def save_checkpoint(run: Any) -> Path:
     """Write the run's checkpoint of its current iteration; older ones beyond the last two go."""
-    path = run.out / "checkpoints" / f"pg_{run.counters['iteration']}.safetensors"
-    save_net(run.net, path, run.game, run.game_options, optimizer=run.optimizer,
-             training={"algo": "az-ppo", "settings": asdict(run.settings), "counters": run.counters,
-                       "generator": run.rng.bit_generator.state})
-    for old in checkpoints(run.out)[:-CHECKPOINTS_KEPT]:
-        old.unlink()
-    return path
+    return write_checkpoint(run.out, PREFIX, run.counters["iteration"], run.net, run.game, run.game_options,
+                            run.optimizer, {"algo": "az-ppo", "settings": asdict(run.settings),
+                                            "counters": run.counters, "generator": run.rng.bit_generator.state})
 
 
 def resume(cls: Any, out: Path, changes: dict[str, Any], log: Any = print) -> Any:
@@ -53,13 +47,7 @@ def resume(cls: Any, out: Path, changes: dict[str, Any], log: Any = print) -> An
     training = net_config.get("training") or {}
     if training.get("algo") != "az-ppo":
         raise ValueError(f"{found[-1]}: not an az-ppo checkpoint; start a new run")
-    data, record = dict(training["settings"]), {}
-    for name, value in changes.items():
-        if value is not None and data.get(name) != value:
-            if name == "init":
-                raise ValueError(f"--resume: the run started from {data['init']}; it cannot restart from {value}")
-            record[name] = {"was": data.get(name), "now": value}
-            data[name] = value
+    data, record = apply_changes(training["settings"], changes, ("init",), "is the network the run started from")
     run = cls(out, cls.settings_class.from_json(data, str(config_path)), net, net_config, log)
     run.optimizer = optimizer
     for group in run.optimizer.param_groups:

@@ -87,16 +87,24 @@ class AZSettings:
     def changed(self, changes: dict[str, Any]) -> tuple[AZSettings, dict[str, dict[str, Any]]]:
         """A copy with ``changes`` (None values ignored) and the record ``name -> {was, now}``; a change of a
         :data:`FIXED_ON_RESUME` setting is refused."""
-        data, record = self.to_json(), {}
-        for name, value in changes.items():
-            if value is None or data.get(name) == value:
-                continue
-            if name in FIXED_ON_RESUME:
-                raise ValueError(f"--resume: {name} is {data.get(name)!r} in this run and shapes the network "
-                                 f"or the game; it cannot become {value!r} (start a new run with another --out)")
-            record[name] = {"was": data.get(name), "now": value}
-            data[name] = value
+        data, record = apply_changes(self.to_json(), changes, FIXED_ON_RESUME, "shapes the network or the game")
         return AZSettings(**data).check(), record
+
+
+def apply_changes(data: dict[str, Any], changes: dict[str, Any], fixed: tuple[str, ...], why: str
+                  ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """``data`` with ``changes`` (None values ignored) and the record ``name -> {was, now}``; a change of a
+    ``fixed`` setting is refused (``why``: what makes it fixed, for the message)."""
+    data, record = dict(data), {}
+    for name, value in changes.items():
+        if value is None or data.get(name) == value:
+            continue
+        if name in fixed:
+            raise ValueError(f"--resume: {name} is {data.get(name)!r} in this run and {why}; it cannot become "
+                             f"{value!r} (start a new run with another --out)")
+        record[name] = {"was": data.get(name), "now": value}
+        data[name] = value
+    return data, record
 
 
 def settings_from_json(cls: Any, data: dict[str, Any], where: str, label: str) -> Any:
