@@ -106,8 +106,11 @@ def test_a_games_return_mixes_the_result_and_the_margin():
 
 
 def test_bad_settings_and_folders_are_refused(start_net, tmp_path, capsys):
-    assert main(["train", "--algo", "az-ppo", "--out", str(tmp_path / "a")]) == 2
+    assert main(["train", "--algo", "az-ppo", "--pg-clone-agent", "", "--out", str(tmp_path / "a")]) == 2
     assert "--pg-init PATH" in capsys.readouterr().err
+    assert main(["train", "--algo", "az-ppo", "--pg-clone-agent", "nosuch", "--pg-clone-games", "1",
+                 "--out", str(tmp_path / "a2")]) == 2
+    assert "nosuch" in capsys.readouterr().err
     assert main(["train", "--algo", "az-ppo", "--pg-init", str(tmp_path / "none.safetensors"),
                  "--out", str(tmp_path / "b")]) == 2
     assert "no model file" in capsys.readouterr().err
@@ -116,3 +119,28 @@ def test_bad_settings_and_folders_are_refused(start_net, tmp_path, capsys):
     assert "clip is out of range" in capsys.readouterr().err
     assert main(["train", "--resume", "--algo", "az-ppo", "--out", str(tmp_path / "d")]) == 2
     assert "holds no run" in capsys.readouterr().err
+
+
+def test_without_init_the_run_clones_the_teacher_first_and_reuses_the_clone(tmp_path, capsys):
+    """One command: the teacher's games cloned into DIR/clone.safetensors, then PPO from it; a new command on
+    the same folder (the clone there, no checkpoint yet) starts from that file instead of cloning again."""
+    out = tmp_path / "one"
+    clone = ["--pg-clone-games", "1", "--pg-clone-steps", "2", "--pg-clone-hidden", "16"]
+    assert main(["train", "--algo", "az-ppo", "--out", str(out), "--timesteps", "1", *TINY, *clone]) == 0
+    text = capsys.readouterr().out
+    assert "[clone] distilling 1 heuristic games in 2 steps" in text and "[warm start]" in text
+    assert iteration_lines(text) and (out / "clone.safetensors").is_file()
+    config = json.loads((out / "config.json").read_text())
+    assert config["settings"]["init"] == str(out / "clone.safetensors")
+    net, net_config, _ = load_net(out / "clone.safetensors")
+    assert net_config["players"] == 2 and net.shape.action_references > 0
+    for found in (out / "checkpoints").iterdir():
+        found.unlink()
+    assert main(["train", "--algo", "az-ppo", "--out", str(out), "--timesteps", "1", *TINY, *clone]) == 0
+    text = capsys.readouterr().out
+    assert "is there: the run starts from it" in text and "[warm start]" not in text
+
+
+def test_no_network_and_no_teacher_is_refused():
+    with pytest.raises(ValueError, match="--pg-init PATH .* or --pg-clone-agent"):
+        PGSettings(init="", clone_agent="").check()

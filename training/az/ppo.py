@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import shutil
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,7 @@ from training.run_files import append_eval, plot_learning_curve, truncate_eval
 from training.stopping import StopRequest, TrainingStopped
 
 from . import ppo_files
+from .clone import clone_network, clone_settings
 from .files import write_json
 from .settings import settings_from_json
 
@@ -58,7 +59,12 @@ GAME_SEEDS = 10_000_000  # training game g of seed s is dealt from s * GAME_SEED
 class PGSettings:
     """Every setting of an az-ppo run (kept in ``config.json`` and every checkpoint)."""
 
-    init: str = ""  # the policy-value file the run starts from
+    init: str = ""  # the policy-value file the run starts from ("": clone clone_agent first, training.az.clone)
+    clone_agent: str = "heuristic"
+    clone_games: int = 1500
+    clone_steps: int = 20_000
+    clone_hidden: int = 512
+    players: int = 2  # the clone's game (with --pg-init, the file's)
     opponents: str = "heuristic"
     seed: int = 0
     decisions: int = 1_000_000  # stop when the learner has made this many decisions (--timesteps)
@@ -76,7 +82,8 @@ class PGSettings:
 
     def check(self) -> PGSettings:
         """These settings once each is in range; a ``ValueError`` naming the first that is not."""
-        for name in ("decisions", "games", "epochs", "batch_size", "eval_games"):
+        for name in ("decisions", "games", "epochs", "batch_size", "eval_games", "clone_games", "clone_steps",
+                     "clone_hidden", "players"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"az-ppo setting {name} must be a whole number >= 1, got {value!r}")
@@ -88,9 +95,9 @@ class PGSettings:
                          ("minutes", self.minutes is None or self.minutes > 0)):
             if not ok:
                 raise ValueError(f"az-ppo setting {name} is out of range: {getattr(self, name)!r}")
-        if not self.init:
-            raise ValueError("az-ppo needs the network to start from: --pg-init PATH (a policy-value file, "
-                             "e.g. DIR/best.safetensors of mk-env train --algo az)")
+        if not (self.init or self.clone_agent):
+            raise ValueError("az-ppo needs a network to start from: --pg-init PATH (a policy-value file, e.g. "
+                             "DIR/best.safetensors of mk-env train --algo az) or --pg-clone-agent SPEC to clone")
         return self
 
     @classmethod
@@ -211,6 +218,11 @@ class PGRun:
     def start(cls, out: Path, settings: PGSettings, log: Any = print) -> PGRun:
         if ppo_files.checkpoints(Path(out)):
             raise ValueError(f"{out} already holds an az-ppo run; continue it with --resume or choose another --out")
+        if not settings.init:
+            s = settings.check()
+            made = clone_network(Path(out), clone_settings(s.clone_agent, s.clone_games, s.clone_steps,
+                                                           s.clone_hidden, s.players, s.seed), log)
+            settings = replace(settings, init=str(made))
         net, config, _ = load_net(settings.init)
         run = cls(out, settings.check(), net, config, log)
         run.out.mkdir(parents=True, exist_ok=True)

@@ -2,8 +2,9 @@
 
 Shared options it reads: ``--out``, ``--resume``, ``--timesteps`` (learner decisions to reach), ``--seed``,
 ``--lr``, ``--batch-size``, ``--n-epochs``, ``--ent-coef``, ``--eval-every`` / ``--eval-games`` (in
-iterations / games), ``--opponents`` (agent specs, comma-separated), ``--threads``. Its own options start
-with ``--pg-``; the game, its players and options are the starting network's.
+iterations / games), ``--opponents`` (agent specs, comma-separated), ``--players`` (the clone's, without
+``--pg-init``), ``--threads``. Its own options start with ``--pg-``; the game, its players and options are
+the starting network's.
 """
 
 from __future__ import annotations
@@ -21,7 +22,12 @@ from .ppo import PGRun, PGSettings
 
 #: --pg-NAME -> (setting, argument type, help)
 PG_OPTIONS = {
-    "init": (str, "the policy-value file to start from (e.g. DIR/best.safetensors of --algo az)"),
+    "init": (str, "the policy-value file to start from (e.g. DIR/best.safetensors of --algo az); without "
+                  "it the run first clones --pg-clone-agent into DIR/clone.safetensors"),
+    "clone-agent": (str, "without --pg-init: the teacher whose games are cloned"),
+    "clone-games": (cli.positive_int, "without --pg-init: the teacher's games"),
+    "clone-steps": (cli.positive_int, "without --pg-init: gradient steps of the clone"),
+    "clone-hidden": (cli.positive_int, "without --pg-init: width of the cloned network's layers"),
     "games": (cli.positive_int, "games per iteration"),
     "clip": (cli.positive_float, "PPO's clipping of the probability ratio"),
     "margin-weight": (cli.non_negative_float, "weight of tanh(honour margin / scale) in a game's return"),
@@ -31,7 +37,7 @@ PG_OPTIONS = {
 #: shared options -> settings
 SHARED = {"seed": "seed", "learning_rate": "learning_rate", "batch_size": "batch_size", "n_epochs": "epochs",
           "ent_coef": "ent_coef", "eval_every": "eval_every", "eval_games": "eval_games",
-          "opponents": "opponents"}
+          "opponents": "opponents", "players": "players"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
