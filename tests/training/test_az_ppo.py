@@ -12,7 +12,8 @@ import torch
 from agents.az_net import load_net, new_net, save_net
 from agents.registry import make_agent
 from mk_env.games import make_game
-from training.az.ppo import Decision, PGSettings, game_returns, play, ppo_update
+from training.az.ppo import PGSettings, ppo_update
+from training.az.ppo_games import Decision, game_returns, play
 from training.cli import main
 
 torch.set_num_threads(1)
@@ -144,3 +145,17 @@ def test_without_init_the_run_clones_the_teacher_first_and_reuses_the_clone(tmp_
 def test_no_network_and_no_teacher_is_refused():
     with pytest.raises(ValueError, match="--pg-init PATH .* or --pg-clone-agent"):
         PGSettings(init="", clone_agent="").check()
+
+
+def test_worker_processes_play_the_same_games(start_net, tmp_path, capsys):
+    """--pg-workers 2 logs the same iterations and evaluations as one process (each game samples from a
+    generator of its own)."""
+    lines = {}
+    for workers in (1, 2):
+        out = tmp_path / f"w{workers}"
+        assert main(["train", "--algo", "az-ppo", "--pg-init", str(start_net), "--out", str(out), "--timesteps",
+                     "300", *TINY, "--pg-games", "4", "--pg-workers", str(workers), "--seed", "5"]) == 0
+        text = capsys.readouterr().out
+        lines[workers] = [x for x in text.splitlines() if x.startswith(("[iteration", "[eval]"))]
+        assert not (out / ".weights.pt").exists()
+    assert lines[1] == lines[2] and len(lines[1]) >= 3

@@ -6,7 +6,9 @@ e.g. the warm start of ``mk-env train --algo az``, a clone of the heuristic) and
 1. **Games**: ``--pg-games`` (32) per iteration, the learner in seat ``g % n`` of game ``g`` (seat-rotated),
    every other seat the opponent (``--opponents``, an agent spec; several, comma-separated, take turns by
    pairs of games). The learner samples each decision with a choice from its priors over the legal
-   actions (from its public view, as ``aznet`` reads it); a forced decision is played as is.
+   actions (from its public view, as ``aznet`` reads it), from a generator of the game's own; a forced
+   decision is played as is. ``--pg-workers`` processes play them (:mod:`training.az.ppo_games`): the
+   games do not depend on how many.
 2. **Return** of a game for a seat: ``(1 - w) * returns + w * tanh(margin / s)``, the game's returns
    (+1 to the winner, -1/(n-1) to the others) mixed with the honour margin over the best other seat
    (``--pg-margin-weight`` w = 0.5, ``--pg-margin-scale`` s = 20): winning counts, and so does by how much,
@@ -37,17 +39,16 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.az_net import SparseBatch, egocentric, load_net, observer_of, pad_legal, save_net
+from agents.az_net import SparseBatch, egocentric, load_net, pad_legal, save_net
 from agents.registry import make_agent
 from mk_env.games import make_game
-from mk_env.mountain_king.rules.view import PlayerView
-from training.play import agent_rng
 from training.ratings import wilson_interval
 from training.run_files import append_eval, plot_learning_curve, truncate_eval
 from training.stopping import StopRequest, TrainingStopped
 
 from . import ppo_files
 from .clone import clone_network, clone_settings
+from .ppo_games import Decision, GameJob, GamePlayer, mixed_returns
 from .files import write_json
 from .settings import settings_from_json
 
@@ -79,11 +80,12 @@ class PGSettings:
     margin_scale: float = 20.0
     eval_every: int = 5
     eval_games: int = 100
+    workers: int = 1  # processes playing the games (the games do not depend on it)
 
     def check(self) -> PGSettings:
         """These settings once each is in range; a ``ValueError`` naming the first that is not."""
         for name in ("decisions", "games", "epochs", "batch_size", "eval_games", "clone_games", "clone_steps",
-                     "clone_hidden", "players"):
+                     "clone_hidden", "players", "workers"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"az-ppo setting {name} must be a whole number >= 1, got {value!r}")
@@ -103,58 +105,6 @@ class PGSettings:
     @classmethod
     def from_json(cls, data: dict[str, Any], where: str) -> PGSettings:
         return settings_from_json(cls, data, where, "az-ppo")
-
-
-@dataclass
-class Decision:
-    """One learner decision with a choice: its sparse observation, legal actions, choice and estimates."""
-
-    index: np.ndarray
-    values: np.ndarray
-    legal: np.ndarray
-    chosen: int
-    log_prob: float
-    value: float
-    ret: float = 0.0
-    seat_returns: np.ndarray | None = None
-
-
-def game_returns(st: Any, weight: float, scale: float) -> np.ndarray:
-    """Each seat's return: the game's returns mixed with ``tanh(margin / scale)`` by ``weight``."""
-    ret = np.asarray(st.returns(), np.float32)
-    scores = np.array([st.score_breakdown(s)["total"] for s in range(len(ret))], np.float32)
-    margin = np.array([scores[s] - np.delete(scores, s).max() for s in range(len(ret))], np.float32)
-    return ((1 - weight) * ret + weight * np.tanh(margin / scale)).astype(np.float32)
-
-
-def play(net: Any, game: Any, opponent: Any, seed: int, seat: int, rng: np.random.Generator | None
-         ) -> tuple[list[Decision], Any]:
-    """One game of the network in ``seat`` against ``opponent`` in the others: sampled from the priors
-    when ``rng`` is given (its decisions recorded), greedy otherwise. (decisions, final state)"""
-    observer = observer_of(game)
-    st = game.new_initial_state(int(seed))
-    views = [PlayerView(st, s) for s in range(game.num_players)]
-    rngs = [agent_rng(seed, s) for s in range(game.num_players)]
-    decisions: list[Decision] = []
-    while not st.is_terminal():
-        p, legal = st.current_player(), st.legal_actions()
-        if len(legal) == 1:
-            action = int(legal[0])
-        elif p != seat:
-            action = int(opponent.act(views[p], rngs[p]))
-        else:
-            obs = observer.encode_flat(views[p].public_state(), p).copy()
-            priors, values = net.evaluate(obs[None], [legal])
-            prior = priors[0].astype(np.float64)
-            prior /= prior.sum()
-            i = int(rng.choice(len(legal), p=prior)) if rng is not None else int(np.argmax(prior))
-            action = int(legal[i])
-            if rng is not None:
-                nz = np.flatnonzero(obs)
-                decisions.append(Decision(nz.astype(np.int32), obs[nz].astype(np.float32), legal, i,
-                                          float(np.log(prior[i] + 1e-12)), float(values[0][0])))
-        st.apply(action)
-    return decisions, st
 
 
 def ppo_update(net: Any, optimizer: Any, batch: list[Decision], s: PGSettings, rng: np.random.Generator
@@ -184,17 +134,16 @@ def ppo_update(net: Any, optimizer: Any, batch: list[Decision], s: PGSettings, r
     return dict(zip(("policy_loss", "value_loss", "entropy"), np.mean(stats, 0).round(4).tolist()))
 
 
-def evaluate(net: Any, game: Any, opponent: Any, games: int) -> dict[str, float]:
-    """The greedy network against ``opponent``: win rate (ties split), mean honour of both sides."""
-    n, wins, mine, theirs = game.num_players, 0.0, [], []
-    for g in range(games):
-        seat = g % n
-        _, st = play(net, game, opponent, EVAL_SEED + g // n, seat, None)
-        ret = np.asarray(st.returns())
-        wins += float(ret[seat] > 0) / max(1, int((ret > 0).sum()))
-        scores = [st.score_breakdown(s)["total"] for s in range(n)]
-        mine.append(scores[seat])
-        theirs.append(np.mean([x for s, x in enumerate(scores) if s != seat]))
+def evaluate(player: GamePlayer, opponent: int, games: int) -> dict[str, float]:
+    """The greedy network against opponent number ``opponent``: win rate (ties split), mean honour of both
+    sides, over ``games`` seat-rotated games dealt from :data:`EVAL_SEED` on."""
+    n = player.game.num_players
+    jobs = [GameJob(EVAL_SEED + g // n, g % n, opponent, None) for g in range(games)]
+    wins, mine, theirs = 0.0, [], []
+    for job, result in zip(jobs, player.play(jobs)):
+        wins += float(result.returns[job.seat] > 0) / max(1, int((result.returns > 0).sum()))
+        mine.append(result.scores[job.seat])
+        theirs.append(np.mean(np.delete(result.scores, job.seat)))
     return {"wins": wins, "win_rate": wins / games, "mean_honour": float(np.mean(mine)),
             "opponent_mean_honour": float(np.mean(theirs))}
 
@@ -213,6 +162,8 @@ class PGRun:
         self.optimizer = torch.optim.Adam(net.parameters(), lr=settings.learning_rate)
         self.rng = np.random.default_rng(settings.seed)
         self.counters = {"iteration": 0, "games": 0, "decisions": 0, "seconds": 0.0}
+        self.player = GamePlayer(net, self.game, self.opponents, self.specs, settings.init, self.out,
+                                 settings.workers)
 
     @classmethod
     def start(cls, out: Path, settings: PGSettings, log: Any = print) -> PGRun:
@@ -234,33 +185,36 @@ class PGRun:
         """Iterate until the decisions or the minutes are reached; the latest network's file."""
         s, started = self.settings, time.time()
         with StopRequest() as stop:
-            while self.counters["decisions"] < s.decisions:
-                if s.minutes is not None and time.time() - started > s.minutes * 60:
-                    self.log(f"[stop] --pg-minutes {s.minutes} reached; continue with: "
-                             f"mk-env train --resume --out {self.out}")
-                    break
-                self.iteration(stop, time.time())
+            try:
+                while self.counters["decisions"] < s.decisions:
+                    if s.minutes is not None and time.time() - started > s.minutes * 60:
+                        self.log(f"[stop] --pg-minutes {s.minutes} reached; continue with: "
+                                 f"mk-env train --resume --out {self.out}")
+                        break
+                    self.iteration(stop, time.time())
+            finally:
+                self.player.close()
         return save_net(self.net, self.out / "latest.safetensors", self.game, self.game_options)
 
     def iteration(self, stop: StopRequest, began: float) -> None:
         s, c, n = self.settings, self.counters, self.game.num_players
+        numbers = [c["games"] + g for g in range(s.games)]
+        jobs = [GameJob(s.seed * GAME_SEEDS + number, g % n, (number // n) % len(self.opponents),
+                        (s.seed, number)) for g, number in enumerate(numbers)]
+        results = self.player.play(jobs, lambda: stop.signum is not None)
+        if results is None:
+            last = self.latest_checkpoint()
+            raise TrainingStopped(f"{stop.name} in iteration {c['iteration'] + 1}: the iteration in "
+                                  f"progress is dropped; the run stands at {last or 'its start'}",
+                                  last, stop.signum)
         batch: list[Decision] = []
         wins = 0
-        self.net.eval()
-        for g in range(s.games):
-            if stop.signum is not None:
-                last = self.latest_checkpoint()
-                raise TrainingStopped(f"{stop.name} in iteration {c['iteration'] + 1}: the iteration in "
-                                      f"progress is dropped; the run stands at {last or 'its start'}",
-                                      last, stop.signum)
-            number, seat = c["games"] + g, g % n
-            decisions, st = play(self.net, self.game, self.opponents[(number // n) % len(self.opponents)],
-                                 s.seed * GAME_SEEDS + number, seat, self.rng)
-            returns = game_returns(st, s.margin_weight, s.margin_scale)
-            wins += int(np.asarray(st.returns())[seat] > 0)
-            for d in decisions:
-                d.ret, d.seat_returns = float(returns[seat]), egocentric(returns, seat).astype(np.float32)
-            batch += decisions
+        for job, result in zip(jobs, results):
+            returns = mixed_returns(result.returns, result.scores, s.margin_weight, s.margin_scale)
+            wins += int(result.returns[job.seat] > 0)
+            for d in result.decisions:
+                d.ret, d.seat_returns = float(returns[job.seat]), egocentric(returns, job.seat).astype(np.float32)
+            batch += result.decisions
         self.net.train()
         losses = ppo_update(self.net, self.optimizer, batch, s, self.rng)
         c["iteration"] += 1
@@ -277,8 +231,8 @@ class PGRun:
         """The greedy network against each opponent; ``eval.csv``, the curve, the network's files."""
         c, rows = self.counters, []
         self.net.eval()
-        for spec, opponent in zip(self.specs, self.opponents):
-            result = evaluate(self.net, self.game, opponent, self.settings.eval_games)
+        for k, spec in enumerate(self.specs):
+            result = evaluate(self.player, k, self.settings.eval_games)
             low, high = wilson_interval(result["wins"], self.settings.eval_games)
             self.log(f"[eval] aznet vs {spec}: {result['win_rate']:.1%} ({low:.0%}-{high:.0%}) of "
                      f"{self.settings.eval_games}; honour {result['mean_honour']:.1f} to "

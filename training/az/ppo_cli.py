@@ -32,6 +32,8 @@ PG_OPTIONS = {
     "clip": (cli.positive_float, "PPO's clipping of the probability ratio"),
     "margin-weight": (cli.non_negative_float, "weight of tanh(honour margin / scale) in a game's return"),
     "margin-scale": (cli.positive_float, "honour margin that counts as tanh(1)"),
+    "workers": (cli.positive_int, "processes playing the games (the games played do not depend on it; "
+                "it may change on --resume)"),
     "minutes": (cli.positive_float, "stop this invocation after this many minutes (--resume continues)"),
 }
 #: shared options -> settings
