@@ -157,5 +157,5 @@ def test_worker_processes_play_the_same_games(start_net, tmp_path, capsys):
                      "300", *TINY, "--pg-games", "4", "--pg-workers", str(workers), "--seed", "5"]) == 0
         text = capsys.readouterr().out
         lines[workers] = [x for x in text.splitlines() if x.startswith(("[iteration", "[eval]"))]
-        assert not (out / ".weights.pt").exists()
+        assert not (out / ".weights.safetensors").exists()
     assert lines[1] == lines[2] and len(lines[1]) >= 3

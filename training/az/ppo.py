@@ -48,8 +48,8 @@ from training.stopping import StopRequest, TrainingStopped
 
 from . import ppo_files
 from .clone import clone_network, clone_settings
-from .ppo_games import Decision, GameJob, GamePlayer, mixed_returns
 from .files import write_json
+from .ppo_games import Decision, GameJob, GamePlayer, mixed_returns
 from .settings import settings_from_json
 
 EVAL_SEED = 5_000_000  # evaluation game g is dealt from EVAL_SEED + g // players
@@ -162,7 +162,7 @@ class PGRun:
         self.optimizer = torch.optim.Adam(net.parameters(), lr=settings.learning_rate)
         self.rng = np.random.default_rng(settings.seed)
         self.counters = {"iteration": 0, "games": 0, "decisions": 0, "seconds": 0.0}
-        self.player = GamePlayer(net, self.game, self.opponents, self.specs, settings.init, self.out,
+        self.player = GamePlayer(net, self.game, self.game_options, self.opponents, self.specs, self.out,
                                  settings.workers)
 
     @classmethod

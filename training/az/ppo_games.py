@@ -4,13 +4,12 @@ worker processes (``--pg-workers``).
 A game is a :class:`GameJob`: its deal, the learner's seat, the opponent, and the seed of the learner's
 own generator (None: greedy). Each game samples from a generator of its own, so its decisions do not
 depend on which process plays it or in what order: a run plays the same games with 1 worker or 16, and
-``--pg-workers`` may change on ``--resume``. Worker processes build the game and the opponents once and
-read the network's weights from a file the parent writes when they change (``DIR/.weights.pt``).
+``--pg-workers`` may change on ``--resume``. Worker processes build the opponents once and load the
+network from a model file the parent writes before each batch of games (``DIR/.weights.safetensors``).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.az_net import load_net, observer_of
+from agents.az_net import load_net, observer_of, save_net
 from agents.registry import make_agent
 from mk_env.games import make_game
 from mk_env.mountain_king.rules.view import PlayerView
@@ -27,7 +26,7 @@ from training.play import agent_rng
 from training.workers import WorkerDeath, WorkerDied, WorkerPool
 
 START_METHOD = "spawn"  # a fresh interpreter: no forked torch state
-WEIGHTS = ".weights.pt"
+WEIGHTS = ".weights.safetensors"
 
 
 @dataclass
@@ -122,13 +121,13 @@ def play_job(net: Any, game: Any, opponents: list[Any], job: GameJob) -> GameRes
 
 class GamePlayer:
     """Plays lists of :class:`GameJob` with the run's network: in this process (``workers`` 1) or on
-    worker processes, which read the network's weights from ``out/.weights.pt``."""
+    worker processes, which load the network from ``out/.weights.safetensors``."""
 
-    def __init__(self, net: Any, game: Any, opponents: list[Any], specs: list[str], net_file: str, out: Path,
-                 workers: int):
-        self.net, self.game, self.opponents, self.workers = net, game, opponents, workers
+    def __init__(self, net: Any, game: Any, game_options: dict[str, Any], opponents: list[Any], specs: list[str],
+                 out: Path, workers: int):
+        self.net, self.game, self.game_options = net, game, game_options
+        self.opponents, self.specs, self.workers = opponents, specs, workers
         self.weights = Path(out) / WEIGHTS
-        self.setup = (str(net_file), str(self.weights), specs)
         self.version = 0
         self._pool: WorkerPool | None = None
 
@@ -144,12 +143,11 @@ class GamePlayer:
                 results.append(play_job(self.net, self.game, self.opponents, job))
             return results
         self.version += 1
-        torch.save(self.net.state_dict(), self.weights.with_suffix(".tmp"))
-        os.replace(self.weights.with_suffix(".tmp"), self.weights)
+        save_net(self.net, self.weights, self.game, self.game_options)
         if self._pool is None:
             self._pool = WorkerPool(_worker_play, self.workers, START_METHOD)
         for k, job in enumerate(jobs):
-            self._pool.submit(k, (self.setup, self.version, job))
+            self._pool.submit(k, (str(self.weights), self.specs, self.version, job))
         results: dict[int, GameResult] = {}
         for k, result in self._pool.results():
             if interrupted():
@@ -163,6 +161,7 @@ class GamePlayer:
         return [results[k] for k in range(len(jobs))]
 
     def close(self) -> None:
+        """Stop the worker processes and remove the weights file."""
         if self._pool is not None:
             self._pool.close()
             self._pool = None
@@ -173,16 +172,14 @@ _WORKER: dict[str, Any] = {}
 
 
 def _worker_play(task: tuple) -> GameResult:
-    """A worker's job: (setup, weights version, job); builds its game, network and opponents once."""
-    (net_file, weights, specs), version, job = task
-    if _WORKER.get("setup") != (net_file, weights, specs):
+    """A worker's job: (model file, opponents' specs, its version, job); the network is loaded again when
+    the version changes, the game and the opponents built once."""
+    weights, specs, version, job = task
+    if _WORKER.get("specs") != specs:
         torch.set_num_threads(1)
-        net, config, _ = load_net(net_file)
-        game = make_game(config["game"], config["players"], **(config["game_options"] or {}))
-        _WORKER.update(setup=(net_file, weights, specs), net=net, game=game, version=None,
-                       opponents=[make_agent(spec) for spec in specs])
+        _WORKER.update(specs=specs, opponents=[make_agent(spec) for spec in specs], version=None)
     if _WORKER["version"] != version:
-        _WORKER["net"].load_state_dict(torch.load(weights, weights_only=True))
-        _WORKER["net"].eval()
-        _WORKER["version"] = version
+        net, config, _ = load_net(weights)
+        game = make_game(config["game"], config["players"], **(config["game_options"] or {}))
+        _WORKER.update(net=net, game=game, version=version)
     return play_job(_WORKER["net"], _WORKER["game"], _WORKER["opponents"], job)
