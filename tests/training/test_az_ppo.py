@@ -13,7 +13,7 @@ from agents.az_net import load_net, new_net, save_net
 from agents.registry import make_agent
 from mk_env.games import make_game
 from training.az.ppo import PGSettings, ppo_update
-from training.az.ppo_games import Decision, game_returns, play
+from training.az.ppo_games import Decision, final_scores, mixed_returns, play
 from training.cli import main
 
 torch.set_num_threads(1)
@@ -99,9 +99,10 @@ def test_a_games_return_mixes_the_result_and_the_margin():
     st = run_game(["random", "random"], seed=2, game=game)
     scores = [st.score_breakdown(s)["total"] for s in range(2)]
     winner = int(np.argmax(st.returns()))
-    only_result = game_returns(st, 0.0, 20.0)
+    returns, honour = np.asarray(st.returns()), final_scores(st, 2)
+    only_result = mixed_returns(returns, honour, 0.0, 20.0)
     assert only_result[winner] == 1.0 and only_result[1 - winner] == -1.0
-    mixed = game_returns(st, 0.5, 20.0)
+    mixed = mixed_returns(returns, honour, 0.5, 20.0)
     margin = scores[winner] - scores[1 - winner]
     assert mixed[winner] == pytest.approx(0.5 + 0.5 * np.tanh(margin / 20.0), abs=1e-6)
 

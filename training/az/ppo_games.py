@@ -72,14 +72,9 @@ def mixed_returns(returns: np.ndarray, scores: np.ndarray, weight: float, scale:
     return ((1 - weight) * ret + weight * np.tanh(margin / scale)).astype(np.float32)
 
 
-def game_returns(st: Any, weight: float, scale: float) -> np.ndarray:
-    """:func:`mixed_returns` of a finished game's state."""
-    return mixed_returns(np.asarray(st.returns()), final_scores(st), weight, scale)
-
-
-def final_scores(st: Any) -> np.ndarray:
+def final_scores(st: Any, players: int) -> np.ndarray:
     """Each seat's final honour."""
-    return np.array([st.score_breakdown(s)["total"] for s in range(len(st.returns()))], np.float32)
+    return np.array([st.score_breakdown(s)["total"] for s in range(players)], np.float32)
 
 
 def play(net: Any, game: Any, opponent: Any, seed: int, seat: int, rng: np.random.Generator | None
@@ -116,7 +111,7 @@ def play_job(net: Any, game: Any, opponents: list[Any], job: GameJob) -> GameRes
     """Play ``job``."""
     rng = None if job.sample_seed is None else np.random.default_rng(list(job.sample_seed))
     decisions, st = play(net, game, opponents[job.opponent], job.seed, job.seat, rng)
-    return GameResult(decisions, np.asarray(st.returns(), np.float32), final_scores(st))
+    return GameResult(decisions, np.asarray(st.returns(), np.float32), final_scores(st, game.num_players))
 
 
 class GamePlayer:
@@ -180,6 +175,7 @@ def _worker_play(task: tuple) -> GameResult:
         _WORKER.update(specs=specs, opponents=[make_agent(spec) for spec in specs], version=None)
     if _WORKER["version"] != version:
         net, config, _ = load_net(weights)
-        game = make_game(config["game"], config["players"], **(config["game_options"] or {}))
-        _WORKER.update(net=net, game=game, version=version)
+        if "game" not in _WORKER:  # the run's game does not change between versions
+            _WORKER["game"] = make_game(config["game"], config["players"], **(config["game_options"] or {}))
+        _WORKER.update(net=net, version=version)
     return play_job(_WORKER["net"], _WORKER["game"], _WORKER["opponents"], job)
