@@ -10,7 +10,8 @@ A budget is a number of simulations (``64``) or seconds (``1s``) per decision; `
 ``mcts`` spec's options (``workers=2&horizon=3``). Games ``2k`` and ``2k + 1`` of a pairing are played with
 the same seed ``--seed + k``, the first side in seat 0 then in seat 1, so the seats alternate and each
 deal is played from both sides. Every finished game is a line
-of the results file (JSON: pairing, game, seed, the agents by seat, ranks, scores, each side's decisions
+of the results file (JSON: pairing, game, seed, the agents by seat, ranks, scores and their breakdown by
+the game's scoring categories, each side's decisions
 and mean seconds per decision); a rerun with the same file plays only the games not in it yet, so a long
 benchmark can be stopped and resumed. It prints, per pairing, the first side's win rate (a shared first
 place counts half) with its 95% Wilson interval and each side's mean time per decision.
@@ -94,6 +95,7 @@ def play_one(job: tuple[str, str, int, int, str]) -> dict[str, Any]:
     ranks = state.ranks()
     return {"pairing": f"{first} vs {second}", "game": g, "seed": seed, "agents": [s.name for s in seats],
             "ranks": ranks, "scores": [state.score_breakdown(p)["total"] for p in range(2)],
+            "breakdown": [state.score_breakdown(p) for p in range(2)],
             "first_seat": g % 2, "seconds": round(time.perf_counter() - t0, 3),
             "decisions": [s.decisions for s in sides],
             "per_decision": [round(s.seconds / max(1, s.decisions), 5) for s in sides]}
