@@ -20,8 +20,9 @@ default one round), ``rollout`` (changes of the player to move after which leave
 horizon), ``depth`` (decisions the tree spans at most, default 60), ``c`` (the PUCT exploration constant,
 default 0.5), ``lookahead`` (the tree depths that get the heuristic's lookahead priors; default: every
 depth in the first game, the root only in Cave Troll; ``lookahead=1``: the root only, deeper nodes the
-quick policy's choice first). A comma may not
-appear: it separates the specs of a list.
+quick policy's choice first), ``scale`` (the margin scale of the leaf values ``tanh(margin / scale)``;
+default: the game's, 10 in the first game, 20 in Cave Troll).
+A comma may not appear: it separates the specs of a list.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ OPTIONS = {
     "depth": (int, 1, "decisions the tree spans at most"),
     "c": (float, 0.0, "PUCT exploration constant (> 0)"),
     "lookahead": (int, 0, "tree depths given the heuristic's lookahead priors"),
+    "scale": (float, 0.0, "the margin scale of the leaf values, in points (> 0)"),
 }
 
 
@@ -114,7 +116,7 @@ def from_spec(arg: str) -> MCTSAgent:
         config = replace(config, max_depth=values["depth"])
     if "c" in values:
         config = replace(config, c_puct=values["c"])
-    evaluator = HeuristicEvaluator(lookahead_depth=values.get("lookahead", "game"))
+    evaluator = HeuristicEvaluator(lookahead_depth=values.get("lookahead", "game"), scale=values.get("scale"))
     return MCTSAgent(simulations, seconds, workers=values.get("workers", 1), config=config, evaluator=evaluator)
 
 

@@ -13,7 +13,7 @@ import pytest
 from agents import make_agent
 from agents.evaluation import evaluation_of
 from agents.mcts import DEFAULT_SIMULATIONS, MCTSAgent
-from agents.search_eval import HeuristicEvaluator, UniformEvaluator
+from agents.search_eval import HeuristicEvaluator, UniformEvaluator, state_values
 from agents.search_parallel import RootPool, merge_roots, most_visited, search_root, split_simulations
 from agents.search_tree import Node, Search, SearchConfig
 from mk_env.cave_troll.rules import Game as CaveTroll
@@ -144,6 +144,19 @@ def _check_nodes(node: Node) -> None:
         _check_nodes(child)
 
 
+def test_leaf_values_are_margins_squashed_by_the_games_scale_or_a_given_one() -> None:
+    st = mid_game("mountain_king", decisions=40)
+    H = evaluation_of(st.game)
+    settled = st.clone()
+    H.settle(settled, settled.current_player())
+    margin = H.evaluate(settled, 0) - H.evaluate(settled, 1)
+    assert state_values(H, st.clone())[0] == pytest.approx(np.tanh(margin / 10.0))  # the first game's scale
+    assert state_values(H, st.clone(), 25.0)[0] == pytest.approx(np.tanh(margin / 25.0))
+    assert make_agent("mcts:8?scale=25").evaluator.scale == 25.0
+    with pytest.raises(ValueError, match="scale must be a number > 0"):
+        HeuristicEvaluator(scale=0)
+
+
 def test_bad_priors_and_values_are_refused_clearly() -> None:
     st = mid_game("cave_troll")
     tree = Search(st, st.current_player(), np.random.default_rng(0))
@@ -239,7 +252,7 @@ def test_spec_options_build_the_search() -> None:
     assert (agent.seconds, agent.simulations, agent.workers) == (1.5, None, 2)
     assert (agent.config.horizon, agent.config.c_puct, agent.config.max_depth) == (4, 2.5, 30)
     assert agent.config.rollout_horizon == 5
-    assert agent.evaluator.lookahead_depth == 2
+    assert agent.evaluator.lookahead_depth == 2 and agent.evaluator.scale is None
     assert make_agent("mcts:8").evaluator.lookahead_depth == "game"  # the game's default (search_eval)
     assert make_agent("mcts:8").config.c_puct == MCTSAgent().config.c_puct == 0.5
     assert make_agent("mcts").simulations == DEFAULT_SIMULATIONS
@@ -250,7 +263,8 @@ def test_spec_options_build_the_search() -> None:
 @pytest.mark.parametrize("spec, words", [
     ("mcts:0", "positive number"), ("mcts:-2s", "positive number"), ("mcts:1s?workers=0", "workers"),
     ("mcts:8?workers=two", "whole number >= 1"), ("mcts:8?threads=2", "unknown option 'threads=2'"),
-    ("mcts:8?c=0", "number > 0"), ("mcts:8?horizon=1&horizon=2", "given twice"), ("mcts:8?workers", "unknown"),
+    ("mcts:8?c=0", "number > 0"), ("mcts:8?scale=-1", "scale .* number > 0"),
+    ("mcts:8?horizon=1&horizon=2", "given twice"), ("mcts:8?workers", "unknown"),
     ("mcts:8?horizon=3&rollout=2", "rollout_horizon must be a whole number >= the horizon"),
 ])
 def test_bad_mcts_specs_are_refused_clearly(spec: str, words: str) -> None:

@@ -3,21 +3,16 @@ first place counted half, a results file that resumes, bad arguments refused in 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
-
-PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "search_scaling.py"
+from script_loader import load_script
 
 
 @pytest.fixture(scope="module")
 def scaling():
-    spec = importlib.util.spec_from_file_location("search_scaling", PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/search_scaling.py")
 
 
 def test_a_budget_and_its_double(scaling) -> None:
