@@ -3,7 +3,6 @@ finding the scale that made the data, one record per turn start, bad arguments r
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 from script_loader import load_script

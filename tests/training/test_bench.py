@@ -2,6 +2,8 @@
 
 import pytest
 
+from script_loader import load_script
+
 from training.bench import run
 from training.cli import main
 
@@ -26,19 +28,8 @@ def test_bench_command_line(tmp_path, capsys):
     assert "env steps/s" in capsys.readouterr().out
 
 
-def _instructions_module():
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "instructions.py"
-    spec = importlib.util.spec_from_file_location("bench_instructions", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_instruction_count_says_when_valgrind_is_missing(monkeypatch, capsys):
-    module = _instructions_module()
+    module = load_script("benchmarks/instructions.py")
     monkeypatch.setattr(module.shutil, "which", lambda name: None)
     assert module.main(["--steps", "10"]) == 2
     assert "valgrind is not installed" in capsys.readouterr().err
@@ -46,7 +37,7 @@ def test_instruction_count_says_when_valgrind_is_missing(monkeypatch, capsys):
 
 @pytest.mark.slow
 def test_instruction_count_per_step(capsys):
-    module = _instructions_module()
+    module = load_script("benchmarks/instructions.py")
     if module.shutil.which("valgrind") is None:
         pytest.skip("valgrind is not installed")
     assert module.main(["--steps", "30", "--players", "2"]) == 0
