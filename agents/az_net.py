@@ -112,12 +112,20 @@ class ActionFeatures(nn.Module):
         """``dense`` observations (B, D), ``legal`` (B, L), ``valid`` (B, L) -> features (B, L, action_dim)
         (zeros at the padded entries)."""
         b, width = legal.shape
-        keep = valid.reshape(-1)
-        actions = legal.reshape(-1)[keep]
-        rows = torch.arange(b).repeat_interleave(width)[keep]
+        actions, rows = unpad(legal, valid)
+        out = torch.zeros(b * width, self.out.out_features)
+        out[valid.reshape(-1)] = self.flat(dense, actions, rows)
+        return out.reshape(b, width, -1)
+
+    def flat(self, dense: torch.Tensor, actions: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
+        """The features (N, action_dim) of ``actions`` (N,), each read from its row of ``dense`` (``rows``)."""
+        return self.out(self.hidden(dense, actions, rows))
+
+    def hidden(self, dense: torch.Tensor, actions: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
+        """What :meth:`flat` feeds its last layer: ``relu(sum of value x embedding + b)`` (N, action_dim)."""
         start = self.pointer[actions]
         count = self.pointer[actions + 1] - start
-        owner = torch.repeat_interleave(torch.arange(len(actions)), count)  # which kept action each entry is
+        owner = torch.repeat_interleave(torch.arange(len(actions)), count)  # which action each entry is
         first = torch.cumsum(count, 0) - count
         entry = self.index[torch.arange(int(count.sum())) - first[owner] + start[owner]].long()
         weight = dense[rows[owner], entry]
@@ -125,10 +133,15 @@ class ActionFeatures(nn.Module):
         owner, entry, weight = owner[nonzero], entry[nonzero], weight[nonzero]
         counts = torch.bincount(owner, minlength=len(actions))
         bag = self.bag(entry, torch.cumsum(counts, 0) - counts, per_sample_weights=weight)
-        features = self.out(torch.relu(bag + self.bag_bias))
-        out = torch.zeros(b * width, features.shape[1])
-        out[keep] = features
-        return out.reshape(b, width, -1)
+        return torch.relu(bag + self.bag_bias)
+
+
+def unpad(legal: torch.Tensor, valid: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """The real entries of a padded (B, L) batch of legal actions: (action numbers (N,), their rows (N,)),
+    row by row."""
+    b, width = legal.shape
+    keep = valid.reshape(-1)
+    return legal.reshape(-1)[keep], torch.arange(b).repeat_interleave(width)[keep]
 
 
 class LegalActionHead(nn.Module):
@@ -150,12 +163,19 @@ class LegalActionHead(nn.Module):
         """``features`` (B, F); ``legal`` (B, L) action numbers padded with any number; ``valid`` (B, L)
         which entries are real; ``dense`` (B, D) the observations (needed with action features). Padded
         entries get ``-inf``."""
-        q = self.query(features).unsqueeze(2)  # (B, D, 1)
-        actions = self.embedding(legal)
-        if self.action_features is not None:
-            actions = actions + self.action_features(dense, legal, valid)
-        scores = torch.bmm(actions, q).squeeze(2) + self.bias(legal).squeeze(2)
-        return scores.masked_fill(~valid, float("-inf"))
+        actions, rows = unpad(legal, valid)
+        q, vectors = self.query(features), self.embedding(actions)
+        bias = self.bias(actions).squeeze(1)
+        features_of = self.action_features
+        if features_of is not None:
+            # q . out(h) = (q W) . h + q . b: the query goes through the last layer once per row, not
+            # each action's features once per action
+            q_out = q @ features_of.out.weight
+            bias = bias + (q @ features_of.out.bias)[rows]
+            q, vectors = torch.cat([q, q_out], 1), torch.cat([vectors, features_of.hidden(dense, actions, rows)], 1)
+        scores = (q[rows] * vectors).sum(1) + bias
+        # only the real entries are scored (a batch's widest row would otherwise size every row's work)
+        return torch.full(legal.shape, float("-inf")).masked_scatter(valid, scores)
 
 
 class SparseBatch(NamedTuple):
@@ -372,11 +392,20 @@ def load_net(path: str | Path, optimizer_for: bool = False) -> tuple[PolicyValue
         raise ModelFileError(f"{path}: {problem}; the file is corrupt: retrain or re-save the network")
     opt = None
     if optimizer_for:
-        opt = torch.optim.Adam(net.parameters())
+        opt = adam(net.parameters())
         if config.get("optimizer"):
             _load_optimizer(opt, config["optimizer"], tensors, path)
     net.eval()
     return net, config, opt
+
+
+def adam(params: Any, lr: float = 1e-3, weight_decay: float = 0.0) -> torch.optim.Adam:
+    """Adam for a policy-value network: the fused kernel where torch has it (on one CPU thread about 8 times
+    faster than the default loop over the 7 million weights of a width-512 first layer; the same update)."""
+    try:
+        return torch.optim.Adam(params, lr=lr, weight_decay=weight_decay, fused=True)
+    except (RuntimeError, TypeError, ValueError):  # a torch without the fused CPU kernel
+        return torch.optim.Adam(params, lr=lr, weight_decay=weight_decay)
 
 
 def check_net_game(config: dict[str, Any], game: Any, spec: str) -> None:
@@ -393,5 +422,5 @@ def check_net_game(config: dict[str, Any], game: Any, spec: str) -> None:
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "SUFFIX", "ActionFeatures", "LegalActionHead", "NetShape",
            "PolicyValueNet", "SparseBatch", "action_references", "check_net_game", "egocentric", "load_net",
-           "net_shape", "new_net", "observer_of", "pad_legal", "read_net_config", "save_net", "seat_values",
+           "net_shape", "new_net", "observer_of", "pad_legal", "adam", "read_net_config", "save_net", "seat_values",
            "shape_for"]

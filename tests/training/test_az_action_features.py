@@ -139,3 +139,32 @@ def test_a_corrupt_reference_table_is_refused_in_one_line(game, tmp_path):
         save_file(tensors, str(bad), metadata=metadata)
         with pytest.raises(ModelFileError, match=message):
             load_net(bad)
+
+
+def test_the_logits_score_each_legal_action_as_written(game):
+    """query(features) . (embedding + out(features of the action)) + bias, row by row, for the real entries
+    only (the head scores the unpadded entries and folds the last layer into the query)."""
+    torch.manual_seed(3)
+    net = new_net(game, hidden=16, action_dim=8)
+    ob, rng = Observer(game), np.random.default_rng(0)
+    rows, legal_lists = [], []
+    for seed in range(3):
+        st = game.new_initial_state(seed)
+        for _ in range(int(rng.integers(5, 40))):
+            st.apply(int(rng.choice(st.legal_actions())))
+        rows.append(ob.encode_flat(st, st.current_player()).copy())
+        legal_lists.append(np.asarray(st.legal_actions()))
+    dense = torch.from_numpy(np.stack(rows))
+    legal, valid = pad_legal(legal_lists)
+    batch = SparseBatch.from_dense(np.stack(rows))
+    logits, _ = net(batch, legal, valid)
+    head = net.policy
+    features = net.trunk(torch.relu(net.embed(batch.index, batch.offsets, per_sample_weights=batch.weights)
+                                    + net.embed_bias))
+    for b, actions in enumerate(legal_lists):
+        for k, a in enumerate(actions):
+            vector = head.embedding.weight[a] + head.action_features(dense[b:b + 1], legal[b:b + 1, k:k + 1],
+                                                                      valid[b:b + 1, k:k + 1])[0, 0]
+            expected = head.query(features[b]) @ vector + head.bias.weight[a, 0]
+            assert torch.isclose(logits[b, k], expected, atol=1e-5), (b, k)
+    assert torch.isinf(logits[~valid]).all()

@@ -160,3 +160,44 @@ def test_worker_processes_play_the_same_games(start_net, tmp_path, capsys):
         lines[workers] = [x for x in text.splitlines() if x.startswith(("[iteration", "[eval]"))]
         assert not (out / ".weights.safetensors").exists()
     assert lines[1] == lines[2] and len(lines[1]) >= 3
+
+
+def test_lockstep_games_play_as_each_game_alone(start_net):
+    """Games played together in one batch per step make the decisions each makes alone (each samples from a
+    generator of its own); greedy games too."""
+    from training.az.ppo_games import GameJob, play_job, play_jobs
+    net, config, _ = load_net(start_net)
+    game = make_game(config["game"], config["players"])
+    opponents = [make_agent("random"), None]
+    jobs = [GameJob(40 + g, g % 2, g % 2, (9, g)) for g in range(4)] + [GameJob(50, 1, 0, None)]
+    together = play_jobs(net, game, opponents, jobs)
+    for job, result in zip(jobs, together):
+        alone = play_job(net, game, opponents, job)
+        assert [d.chosen for d in alone.decisions] == [d.chosen for d in result.decisions]
+        assert np.array_equal(alone.scores, result.scores) and np.array_equal(alone.returns, result.returns)
+    assert together[4].decisions == []  # greedy: nothing recorded
+
+
+def test_self_play_records_every_seat_and_is_evaluated_against_the_heuristic(start_net, tmp_path, capsys):
+    """--opponents self: the network in every seat, each decision trained on with its own seat's return; the
+    curve is measured against the heuristic."""
+    from training.az.ppo_games import GameJob, play_jobs
+    net, config, _ = load_net(start_net)
+    game = make_game(config["game"], config["players"])
+    result = play_jobs(net, game, [None], [GameJob(7, 0, 0, (3, 0))])[0]
+    assert {d.seat for d in result.decisions} == {0, 1}
+    out = tmp_path / "self"
+    assert main(["train", "--algo", "az-ppo", "--pg-init", str(start_net), "--out", str(out), "--timesteps", "100",
+                 *TINY, "--opponents", "self"]) == 0
+    text = capsys.readouterr().out
+    assert "[eval] aznet vs heuristic" in text and "0 won" in text  # self-play games are not counted as wins
+    with open(out / "eval.csv", newline="") as f:
+        assert {row["opponent"] for row in csv.DictReader(f)} == {"heuristic"}
+
+
+def test_the_speed_benchmark_times_iterations(start_net, tmp_path, capsys):
+    from tests.script_loader import load_script
+    bench = load_script("benchmarks/az_ppo_speed.py")
+    result = bench.az_ppo_speed(str(start_net), "self,random", 1, 1, 1, 2, 1, tmp_path)
+    assert result["decisions"] > 0 and result["decisions_per_second"] > 0 and 0 < result["update_share"] < 1
+    assert "iteration 1:" in capsys.readouterr().out

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.az_net import PolicyValueNet, SparseBatch, egocentric, observer_of, pad_legal
+from agents.az_net import PolicyValueNet, SparseBatch, adam, egocentric, observer_of, pad_legal
 from agents.registry import make_agent
 from mk_env.mountain_king.rules.view import PlayerView
 from training.play import agent_rng
@@ -31,7 +31,7 @@ WEIGHT_DECAY = 1e-4
 
 
 def make_optimizer(net: PolicyValueNet, lr: float) -> torch.optim.Adam:
-    return torch.optim.Adam(net.parameters(), lr=lr, weight_decay=WEIGHT_DECAY)
+    return adam(net.parameters(), lr=lr, weight_decay=WEIGHT_DECAY)
 
 
 def set_lr(optimizer: torch.optim.Optimizer, lr: float) -> None:

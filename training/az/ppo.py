@@ -5,10 +5,11 @@ e.g. the warm start of ``mk-env train --algo az``, a clone of the heuristic) and
 
 1. **Games**: ``--pg-games`` (32) per iteration, the learner in seat ``g % n`` of game ``g`` (seat-rotated),
    every other seat the opponent (``--opponents``, an agent spec; several, comma-separated, take turns by
-   pairs of games). The learner samples each decision with a choice from its priors over the legal
-   actions (from its public view, as ``aznet`` reads it), from a generator of the game's own; a forced
-   decision is played as is. ``--pg-workers`` processes play them (:mod:`training.az.ppo_games`): the
-   games do not depend on how many.
+   pairs of games; ``self`` is the learner in every seat, every seat's decisions trained on: self-play).
+   The learner samples each decision with a choice from its priors over the legal actions (from its
+   public view, as ``aznet`` reads it), from a generator of the game's own; a forced decision is played
+   as is. The games are played in lockstep, one batched network call per step, by ``--pg-workers``
+   processes (:mod:`training.az.ppo_games`): the games do not depend on how many.
 2. **Return** of a game for a seat: ``(1 - w) * returns + w * tanh(margin / s)``, the game's returns
    (+1 to the winner, -1/(n-1) to the others) mixed with the honour margin over the best other seat
    (``--pg-margin-weight`` w = 0.5, ``--pg-margin-scale`` s = 20): winning counts, and so does by how much,
@@ -18,7 +19,7 @@ e.g. the warm start of ``mk-env train --algo az``, a clone of the heuristic) and
    passes of minibatches of ``--batch-size`` (256), Adam at ``--learning-rate`` (5e-5), value loss (half
    weight) to each seat's return, entropy bonus ``--ent-coef`` (0), gradients clipped to norm 1.
 4. **Evaluation**: every ``--eval-every`` (5) iterations and before the first, the network alone, greedy
-   (``aznet``), against each opponent over ``--eval-games`` (100) seat-rotated games on fixed seeds
+   (``aznet``), against each opponent but ``self`` (against ``heuristic`` when ``self`` is the only one) over ``--eval-games`` (100) seat-rotated games on fixed seeds
    (:data:`EVAL_SEED` on: every evaluation plays the same deals, so the curve compares like with like);
    ``eval.csv`` (its ``timesteps``: learner decisions so far), ``learning_curve.png``,
    ``DIR/net_<iteration>.safetensors`` (an ``aznet:``/``az:`` file) and ``latest.safetensors``.
@@ -39,8 +40,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.az_net import SparseBatch, egocentric, load_net, pad_legal, save_net
-from agents.registry import make_agent
+from agents.az_net import SparseBatch, adam, egocentric, load_net, pad_legal, save_net
 from mk_env.games import make_game
 from training.ratings import wilson_interval
 from training.run_files import append_eval, plot_learning_curve, truncate_eval
@@ -49,7 +49,7 @@ from training.stopping import StopRequest, TrainingStopped
 from . import ppo_files
 from .clone import clone_network, clone_settings
 from .files import write_json
-from .ppo_games import Decision, GameJob, GamePlayer, mixed_returns
+from .ppo_games import SELF, Decision, GameJob, GamePlayer, make_opponents, mixed_returns
 from .settings import settings_from_json
 
 EVAL_SEED = 5_000_000  # evaluation game g is dealt from EVAL_SEED + g // players
@@ -158,12 +158,17 @@ class PGRun:
         self.game_options = config["game_options"]
         self.game = make_game(config["game"], config["players"], **self.game_options)
         self.specs = settings.opponents.split(",")
-        self.opponents = [make_agent(spec) for spec in self.specs]
-        self.optimizer = torch.optim.Adam(net.parameters(), lr=settings.learning_rate)
+        self.opponents = make_opponents(self.specs)
+        #: the evaluation's opponents: the fixed ones (self-play alone is measured against the heuristic)
+        self.eval_specs = [spec for spec in self.specs if spec != SELF] or ["heuristic"]
+        self.optimizer = adam(net.parameters(), lr=settings.learning_rate)
         self.rng = np.random.default_rng(settings.seed)
         self.counters = {"iteration": 0, "games": 0, "decisions": 0, "seconds": 0.0}
         self.player = GamePlayer(net, self.game, self.game_options, self.opponents, self.specs, self.out,
                                  settings.workers)
+        self.evaluator = self.player if self.eval_specs == self.specs else GamePlayer(
+            net, self.game, self.game_options, make_opponents(self.eval_specs), self.eval_specs, self.out,
+            settings.workers)
 
     @classmethod
     def start(cls, out: Path, settings: PGSettings, log: Any = print) -> PGRun:
@@ -194,6 +199,7 @@ class PGRun:
                     self.iteration(stop, time.time())
             finally:
                 self.player.close()
+                self.evaluator.close()
         return save_net(self.net, self.out / "latest.safetensors", self.game, self.game_options)
 
     def iteration(self, stop: StopRequest, began: float) -> None:
@@ -211,9 +217,10 @@ class PGRun:
         wins = 0
         for job, result in zip(jobs, results):
             returns = mixed_returns(result.returns, result.scores, s.margin_weight, s.margin_scale)
-            wins += int(result.returns[job.seat] > 0)
+            if self.specs[job.opponent] != SELF:
+                wins += int(result.returns[job.seat] > 0)
             for d in result.decisions:
-                d.ret, d.seat_returns = float(returns[job.seat]), egocentric(returns, job.seat).astype(np.float32)
+                d.ret, d.seat_returns = float(returns[d.seat]), egocentric(returns, d.seat).astype(np.float32)
             batch += result.decisions
         self.net.train()
         losses = ppo_update(self.net, self.optimizer, batch, s, self.rng)
@@ -231,8 +238,8 @@ class PGRun:
         """The greedy network against each opponent; ``eval.csv``, the curve, the network's files."""
         c, rows = self.counters, []
         self.net.eval()
-        for k, spec in enumerate(self.specs):
-            result = evaluate(self.player, k, self.settings.eval_games)
+        for k, spec in enumerate(self.eval_specs):
+            result = evaluate(self.evaluator, k, self.settings.eval_games)
             low, high = wilson_interval(result["wins"], self.settings.eval_games)
             self.log(f"[eval] aznet vs {spec}: {result['win_rate']:.1%} ({low:.0%}-{high:.0%}) of "
                      f"{self.settings.eval_games}; honour {result['mean_honour']:.1f} to "

@@ -25,6 +25,8 @@ from mk_env.mountain_king.rules.view import PlayerView
 from training.play import agent_rng
 from training.workers import WorkerDeath, WorkerDied, WorkerPool
 
+#: the opponent spec of self-play: the learning network in every seat, every seat's decisions trained on
+SELF = "self"
 START_METHOD = "spawn"  # a fresh interpreter: no forked torch state
 WEIGHTS = ".weights.safetensors"
 
@@ -41,6 +43,7 @@ class Decision:
     value: float
     ret: float = 0.0
     seat_returns: np.ndarray | None = None
+    seat: int = 0  # the seat that decided
 
 
 @dataclass(frozen=True)
@@ -79,39 +82,86 @@ def final_scores(st: Any, players: int) -> np.ndarray:
 
 def play(net: Any, game: Any, opponent: Any, seed: int, seat: int, rng: np.random.Generator | None
          ) -> tuple[list[Decision], Any]:
-    """One game of the network in ``seat`` against ``opponent`` in the others: sampled from the priors
-    when ``rng`` is given (its decisions recorded), greedy otherwise. (decisions, final state)"""
-    observer = observer_of(game)
-    st = game.new_initial_state(int(seed))
-    views = [PlayerView(st, s) for s in range(game.num_players)]
-    rngs = [agent_rng(seed, s) for s in range(game.num_players)]
-    decisions: list[Decision] = []
-    while not st.is_terminal():
-        p, legal = st.current_player(), st.legal_actions()
-        if len(legal) == 1:
-            action = int(legal[0])
-        elif p != seat:
-            action = int(opponent.act(views[p], rngs[p]))
-        else:
-            obs = observer.encode_flat(views[p].public_state(), p).copy()
-            priors, values = net.evaluate(obs[None], [legal])
-            prior = priors[0].astype(np.float64)
-            prior /= prior.sum()
-            i = int(rng.choice(len(legal), p=prior)) if rng is not None else int(np.argmax(prior))
-            action = int(legal[i])
-            if rng is not None:
-                nz = np.flatnonzero(obs)
-                decisions.append(Decision(nz.astype(np.int32), obs[nz].astype(np.float32), legal, i,
-                                          float(np.log(prior[i] + 1e-12)), float(values[0][0])))
-        st.apply(action)
-    return decisions, st
+    """One game of the network in ``seat`` against ``opponent`` in the others (None: the network in every
+    seat): sampled from the priors when ``rng`` is given (its decisions recorded), greedy otherwise.
+    (decisions, final state)"""
+    table = _Table(game, GameJob(seed, seat, 0, None), [opponent], rng)
+    _play_tables(net, [table], observer_of(game))
+    return table.decisions, table.st
+
+
+def play_jobs(net: Any, game: Any, opponents: list[Any], jobs: list[GameJob]) -> list[GameResult]:
+    """Play ``jobs`` in lockstep: at every step the network decides for every game where one of its seats
+    has a choice, in one batched call. A job's opponent None is :data:`SELF`: the network in every seat,
+    every seat's decisions recorded. Each game samples from a generator of its own, so its decisions do not
+    depend on which other games share its batches."""
+    tables = [_Table(game, job, opponents, None if job.sample_seed is None
+                     else np.random.default_rng(list(job.sample_seed))) for job in jobs]
+    _play_tables(net, tables, observer_of(game))
+    return [GameResult(t.decisions, np.asarray(t.st.returns(), np.float32), final_scores(t.st, game.num_players))
+            for t in tables]
 
 
 def play_job(net: Any, game: Any, opponents: list[Any], job: GameJob) -> GameResult:
-    """Play ``job``."""
-    rng = None if job.sample_seed is None else np.random.default_rng(list(job.sample_seed))
-    decisions, st = play(net, game, opponents[job.opponent], job.seed, job.seat, rng)
-    return GameResult(decisions, np.asarray(st.returns(), np.float32), final_scores(st, game.num_players))
+    """Play ``job`` alone."""
+    return play_jobs(net, game, opponents, [job])[0]
+
+
+class _Table:
+    """One game in progress: its state, the seats' views, the opponents' generators, the network's seats
+    and sampler, and the network's recorded decisions."""
+
+    def __init__(self, game: Any, job: GameJob, opponents: list[Any], sampler: np.random.Generator | None):
+        self.st = game.new_initial_state(int(job.seed))
+        n = game.num_players
+        self.views = [PlayerView(self.st, s) for s in range(n)]
+        self.rngs = [agent_rng(job.seed, s) for s in range(n)]
+        self.opponent = opponents[job.opponent]
+        self.network_seats = range(n) if self.opponent is None else (job.seat,)
+        self.sampler = sampler
+        self.decisions: list[Decision] = []
+
+    def advance(self) -> np.ndarray | None:
+        """Play forced and opponent decisions; the legal actions of the network's next choice, or None at
+        the end of the game."""
+        st = self.st
+        while not st.is_terminal():
+            p, legal = st.current_player(), st.legal_actions()
+            if len(legal) == 1:
+                st.apply(int(legal[0]))
+            elif p not in self.network_seats:
+                st.apply(int(self.opponent.act(self.views[p], self.rngs[p])))
+            else:
+                return np.asarray(legal)
+        return None
+
+
+def _play_tables(net: Any, tables: list[_Table], observer: Any) -> None:
+    """Play ``tables`` to the end in lockstep, one batched network call per step."""
+    live = tables
+    while live:
+        waiting, legal_lists, observations = [], [], []
+        for t in live:
+            legal = t.advance()
+            if legal is not None:
+                p = t.st.current_player()
+                waiting.append(t)
+                legal_lists.append(legal)
+                observations.append(observer.encode_flat(t.views[p].public_state(), p).copy())
+        if not waiting:
+            return
+        priors, values = net.evaluate(np.stack(observations), legal_lists)
+        for t, legal, obs, prior, value in zip(waiting, legal_lists, observations, priors, values):
+            prior = prior.astype(np.float64)
+            prior /= prior.sum()
+            i = int(t.sampler.choice(len(legal), p=prior)) if t.sampler is not None else int(np.argmax(prior))
+            if t.sampler is not None:
+                nz = np.flatnonzero(obs)
+                t.decisions.append(Decision(nz.astype(np.int32), obs[nz].astype(np.float32), legal, i,
+                                            float(np.log(prior[i] + 1e-12)), float(value[0]),
+                                            seat=t.st.current_player()))
+            t.st.apply(int(legal[i]))
+        live = waiting
 
 
 class GamePlayer:
@@ -128,32 +178,31 @@ class GamePlayer:
 
     def play(self, jobs: list[GameJob], interrupted: Callable[[], bool] = lambda: False
              ) -> list[GameResult] | None:
-        """The results of ``jobs``, in their order; None once ``interrupted()`` (asked between games)."""
+        """The results of ``jobs``, in their order, played in lockstep (:func:`play_jobs`): in this process,
+        or split into one block of games per worker; None once ``interrupted()`` (asked between blocks)."""
         self.net.eval()
+        if interrupted():
+            return None
         if self.workers == 1 or len(jobs) == 1:
-            results = []
-            for job in jobs:
-                if interrupted():
-                    return None
-                results.append(play_job(self.net, self.game, self.opponents, job))
-            return results
+            return play_jobs(self.net, self.game, self.opponents, jobs)
         self.version += 1
         save_net(self.net, self.weights, self.game, self.game_options)
         if self._pool is None:
             self._pool = WorkerPool(_worker_play, self.workers, START_METHOD)
-        for k, job in enumerate(jobs):
-            self._pool.submit(k, (str(self.weights), self.specs, self.version, job))
-        results: dict[int, GameResult] = {}
+        blocks = [list(b) for b in np.array_split(np.arange(len(jobs)), min(self.workers, len(jobs)))]
+        for k, block in enumerate(blocks):
+            self._pool.submit(k, (str(self.weights), self.specs, self.version, [jobs[j] for j in block]))
+        results: dict[int, list[GameResult]] = {}
         for k, result in self._pool.results():
             if interrupted():
                 self.close()
                 return None
             if isinstance(result, WorkerDeath):
                 self.close()
-                raise WorkerDied(result.describe(f"playing the az-ppo game dealt from {jobs[k].seed}") +
-                                 "; the iteration in progress is dropped: continue with --resume")
+                raise WorkerDied(result.describe(f"playing the az-ppo games dealt from {jobs[blocks[k][0]].seed}")
+                                 + "; the iteration in progress is dropped: continue with --resume")
             results[k] = result
-        return [results[k] for k in range(len(jobs))]
+        return [r for k in range(len(blocks)) for r in results[k]]
 
     def close(self) -> None:
         """Stop the worker processes and remove the weights file."""
@@ -166,16 +215,21 @@ class GamePlayer:
 _WORKER: dict[str, Any] = {}
 
 
-def _worker_play(task: tuple) -> GameResult:
-    """A worker's job: (model file, opponents' specs, its version, job); the network is loaded again when
-    the version changes, the game and the opponents built once."""
-    weights, specs, version, job = task
+def _worker_play(task: tuple) -> list[GameResult]:
+    """A worker's block: (model file, opponents' specs, its version, jobs), played in lockstep; the network
+    is loaded again when the version changes, the game and the opponents built once."""
+    weights, specs, version, jobs = task
     if _WORKER.get("specs") != specs:
         torch.set_num_threads(1)
-        _WORKER.update(specs=specs, opponents=[make_agent(spec) for spec in specs], version=None)
+        _WORKER.update(specs=specs, opponents=make_opponents(specs), version=None)
     if _WORKER["version"] != version:
         net, config, _ = load_net(weights)
         if "game" not in _WORKER:  # the run's game does not change between versions
             _WORKER["game"] = make_game(config["game"], config["players"], **(config["game_options"] or {}))
         _WORKER.update(net=net, version=version)
-    return play_job(_WORKER["net"], _WORKER["game"], _WORKER["opponents"], job)
+    return play_jobs(_WORKER["net"], _WORKER["game"], _WORKER["opponents"], jobs)
+
+
+def make_opponents(specs: list[str]) -> list[Any]:
+    """The agents of ``specs``; :data:`SELF` is None (the network in every seat)."""
+    return [None if spec == SELF else make_agent(spec) for spec in specs]
