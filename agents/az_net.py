@@ -119,10 +119,6 @@ class ActionFeatures(nn.Module):
 
     def flat(self, dense: torch.Tensor, actions: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
         """The features (N, action_dim) of ``actions`` (N,), each read from its row of ``dense`` (``rows``)."""
-        return self.out(self.hidden(dense, actions, rows))
-
-    def hidden(self, dense: torch.Tensor, actions: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
-        """What :meth:`flat` feeds its last layer: ``relu(sum of value x embedding + b)`` (N, action_dim)."""
         start = self.pointer[actions]
         count = self.pointer[actions + 1] - start
         owner = torch.repeat_interleave(torch.arange(len(actions)), count)  # which action each entry is
@@ -133,7 +129,7 @@ class ActionFeatures(nn.Module):
         owner, entry, weight = owner[nonzero], entry[nonzero], weight[nonzero]
         counts = torch.bincount(owner, minlength=len(actions))
         bag = self.bag(entry, torch.cumsum(counts, 0) - counts, per_sample_weights=weight)
-        return torch.relu(bag + self.bag_bias)
+        return self.out(torch.relu(bag + self.bag_bias))
 
 
 def unpad(legal: torch.Tensor, valid: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -164,16 +160,10 @@ class LegalActionHead(nn.Module):
         which entries are real; ``dense`` (B, D) the observations (needed with action features). Padded
         entries get ``-inf``."""
         actions, rows = unpad(legal, valid)
-        q, vectors = self.query(features), self.embedding(actions)
-        bias = self.bias(actions).squeeze(1)
-        features_of = self.action_features
-        if features_of is not None:
-            # q . out(h) = (q W) . h + q . b: the query goes through the last layer once per row, not
-            # each action's features once per action
-            q_out = q @ features_of.out.weight
-            bias = bias + (q @ features_of.out.bias)[rows]
-            q, vectors = torch.cat([q, q_out], 1), torch.cat([vectors, features_of.hidden(dense, actions, rows)], 1)
-        scores = (q[rows] * vectors).sum(1) + bias
+        vectors = self.embedding(actions)
+        if self.action_features is not None:
+            vectors = vectors + self.action_features.flat(dense, actions, rows)
+        scores = (self.query(features)[rows] * vectors).sum(1) + self.bias(actions).squeeze(1)
         # only the real entries are scored (a batch's widest row would otherwise size every row's work)
         return torch.full(legal.shape, float("-inf")).masked_scatter(valid, scores)
 

@@ -1,7 +1,7 @@
 """Training speed of ``mk-env train --algo az-ppo`` in learner decisions per second of wall time.
 
 ``python benchmarks/az_ppo_speed.py [--init FILE] [--opponents self] [--workers 2] [--threads 2]
-[--epochs 2] [--games 32] [--iterations 3] [--json FILE]``
+[--epochs 2] [--batch-size 256] [--games 32] [--iterations 3] [--json FILE]``
 
 It runs an az-ppo run in a temporary folder (:class:`training.az.ppo.PGRun`, the command's code) from
 ``--init`` (a policy-value file; default a freshly initialised network of the clone's shape: width 512,
@@ -27,7 +27,7 @@ from typing import Any
 
 
 def az_ppo_speed(init: str | None, opponents: str, workers: int, threads: int, epochs: int, games: int,
-                 iterations: int, folder: Path) -> dict[str, Any]:
+                 iterations: int, folder: Path, batch_size: int = 256) -> dict[str, Any]:
     """Time ``iterations`` az-ppo iterations (after a warm-up one) in ``folder``; the figures."""
     import torch
 
@@ -41,7 +41,7 @@ def az_ppo_speed(init: str | None, opponents: str, workers: int, threads: int, e
         torch.manual_seed(0)
         init = str(save_net(new_net(game, hidden=512), folder / "fresh.safetensors", game))
     settings = PGSettings(init=init, opponents=opponents, workers=workers, epochs=epochs, games=games,
-                          eval_every=0, eval_games=1).check()
+                          batch_size=batch_size, eval_every=0, eval_games=1).check()
     run = PGRun.start(folder / "run", settings, log=lambda *a, **k: None)
     rows = []
     with StopRequest() as stop:
@@ -61,7 +61,8 @@ def az_ppo_speed(init: str | None, opponents: str, workers: int, threads: int, e
             run.player.close()
             run.evaluator.close()
     decisions, seconds = sum(r["decisions"] for r in rows), sum(r["seconds"] for r in rows)
-    return {"opponents": opponents, "workers": workers, "threads": threads, "epochs": epochs, "games": games,
+    return {"opponents": opponents, "workers": workers, "threads": threads, "epochs": epochs,
+            "batch_size": batch_size, "games": games,
             "iterations": iterations, "decisions": decisions, "seconds": round(seconds, 2),
             "decisions_per_second": round(decisions / seconds, 1),
             "update_share": round(sum(r["update_seconds"] for r in rows) / seconds, 3)}
@@ -91,16 +92,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="processes playing the games (default 2)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads of the update (default 2)")
     parser.add_argument("--epochs", type=int, default=2, help="PPO epochs per iteration (default 2)")
+    parser.add_argument("--batch-size", type=int, default=256, help="PPO minibatch (default 256)")
     parser.add_argument("--games", type=int, default=32, help="games per iteration (default 32)")
     parser.add_argument("--iterations", type=int, default=3, help="iterations timed (default 3)")
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     args = parser.parse_args(argv)
-    for name in ("workers", "threads", "epochs", "games", "iterations"):
+    for name in ("workers", "threads", "epochs", "batch_size", "games", "iterations"):
         if getattr(args, name) < 1:
-            parser.error(f"--{name} needs at least 1")
+            parser.error(f"--{name.replace('_', '-')} needs at least 1")
     with tempfile.TemporaryDirectory() as tmp:
         result = az_ppo_speed(args.init, args.opponents, args.workers, args.threads, args.epochs, args.games,
-                              args.iterations, Path(tmp))
+                              args.iterations, Path(tmp), args.batch_size)
     print(f"az-ppo, opponents {result['opponents']}, {result['workers']} workers, {result['threads']} threads, "
           f"{result['epochs']} epochs: {result['decisions']} learner decisions in {result['seconds']:.1f} s = "
           f"{result['decisions_per_second']:.0f} per second of wall time (the update {result['update_share']:.0%})")
