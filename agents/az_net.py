@@ -411,6 +411,6 @@ def check_net_game(config: dict[str, Any], game: Any, spec: str) -> None:
 
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "SUFFIX", "ActionFeatures", "LegalActionHead", "NetShape",
-           "PolicyValueNet", "SparseBatch", "action_references", "check_net_game", "egocentric", "load_net",
-           "net_shape", "new_net", "observer_of", "pad_legal", "adam", "read_net_config", "save_net", "seat_values",
-           "shape_for"]
+           "PolicyValueNet", "SparseBatch", "action_references", "adam", "check_net_game", "egocentric",
+           "load_net", "net_shape", "new_net", "observer_of", "pad_legal", "read_net_config", "save_net",
+           "seat_values", "shape_for", "unpad"]

@@ -19,10 +19,11 @@ e.g. the warm start of ``mk-env train --algo az``, a clone of the heuristic) and
    passes of minibatches of ``--batch-size`` (256), Adam at ``--learning-rate`` (5e-5), value loss (half
    weight) to each seat's return, entropy bonus ``--ent-coef`` (0), gradients clipped to norm 1.
 4. **Evaluation**: every ``--eval-every`` (5) iterations and before the first, the network alone, greedy
-   (``aznet``), against each opponent but ``self`` (against ``heuristic`` when ``self`` is the only one) over ``--eval-games`` (100) seat-rotated games on fixed seeds
-   (:data:`EVAL_SEED` on: every evaluation plays the same deals, so the curve compares like with like);
-   ``eval.csv`` (its ``timesteps``: learner decisions so far), ``learning_curve.png``,
-   ``DIR/net_<iteration>.safetensors`` (an ``aznet:``/``az:`` file) and ``latest.safetensors``.
+   (``aznet``), against each opponent but ``self`` (against ``heuristic`` when ``self`` is the only one)
+   over ``--eval-games`` (100) seat-rotated games on fixed seeds (:data:`EVAL_SEED` on: every evaluation
+   plays the same deals, so the curve compares like with like); ``eval.csv`` (its ``timesteps``: learner
+   decisions so far), ``learning_curve.png``, ``DIR/net_<iteration>.safetensors`` (an ``aznet:``/``az:``
+   file) and ``latest.safetensors``.
 
 Files: ``DIR/config.json`` (``"algo": "az-ppo"``, the settings), ``DIR/checkpoints/pg_<iteration>.safetensors``
 (the network, Adam's moments, the settings, the counters and the generator's state: ``--resume``
