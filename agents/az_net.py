@@ -38,7 +38,8 @@ from torch import nn
 from mk_env.games import game_name
 
 from .policy_description import MAX_LAYERS, MAX_WIDTH, ModelFileError, env_layout, env_module
-from .policy_file import METADATA_KEY, SUFFIX, _load_optimizer, _read_tensors, is_sb3_zip, write_model_file
+from .policy_file import (METADATA_KEY, SUFFIX, _load_optimizer, _read_tensors, adam, is_sb3_zip,
+                          write_model_file)
 
 FORMAT = "mk_env.policy_value"
 FORMAT_VERSION = 1
@@ -108,17 +109,9 @@ class ActionFeatures(nn.Module):
             return f"its action references point outside the observation (0..{observation_size - 1})"
         return None
 
-    def forward(self, dense: torch.Tensor, legal: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
-        """``dense`` observations (B, D), ``legal`` (B, L), ``valid`` (B, L) -> features (B, L, action_dim)
-        (zeros at the padded entries)."""
-        b, width = legal.shape
-        actions, rows = unpad(legal, valid)
-        out = torch.zeros(b * width, self.out.out_features)
-        out[valid.reshape(-1)] = self.flat(dense, actions, rows)
-        return out.reshape(b, width, -1)
-
-    def flat(self, dense: torch.Tensor, actions: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
-        """The features (N, action_dim) of ``actions`` (N,), each read from its row of ``dense`` (``rows``)."""
+    def forward(self, dense: torch.Tensor, actions: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
+        """The features (N, action_dim) of ``actions`` (N,), each read from its row of ``dense`` (``rows``;
+        :func:`unpad` turns a padded batch of legal actions into the two)."""
         start = self.pointer[actions]
         count = self.pointer[actions + 1] - start
         owner = torch.repeat_interleave(torch.arange(len(actions)), count)  # which action each entry is
@@ -133,8 +126,7 @@ class ActionFeatures(nn.Module):
 
 
 def unpad(legal: torch.Tensor, valid: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """The real entries of a padded (B, L) batch of legal actions: (action numbers (N,), their rows (N,)),
-    row by row."""
+    """The real entries of a padded (B, L) batch of legal actions, row by row: (actions (N,), rows (N,))."""
     b, width = legal.shape
     keep = valid.reshape(-1)
     return legal.reshape(-1)[keep], torch.arange(b).repeat_interleave(width)[keep]
@@ -162,7 +154,7 @@ class LegalActionHead(nn.Module):
         actions, rows = unpad(legal, valid)
         vectors = self.embedding(actions)
         if self.action_features is not None:
-            vectors = vectors + self.action_features.flat(dense, actions, rows)
+            vectors = vectors + self.action_features(dense, actions, rows)
         scores = (self.query(features)[rows] * vectors).sum(1) + self.bias(actions).squeeze(1)
         # only the real entries are scored (a batch's widest row would otherwise size every row's work)
         return torch.full(legal.shape, float("-inf")).masked_scatter(valid, scores)
@@ -387,15 +379,6 @@ def load_net(path: str | Path, optimizer_for: bool = False) -> tuple[PolicyValue
             _load_optimizer(opt, config["optimizer"], tensors, path)
     net.eval()
     return net, config, opt
-
-
-def adam(params: Any, lr: float = 1e-3, weight_decay: float = 0.0) -> torch.optim.Adam:
-    """Adam for a policy-value network: the fused kernel where torch has it (on one CPU thread about 8 times
-    faster than the default loop over the 7 million weights of a width-512 first layer; the same update)."""
-    try:
-        return torch.optim.Adam(params, lr=lr, weight_decay=weight_decay, fused=True)
-    except (RuntimeError, TypeError, ValueError):  # a torch without the fused CPU kernel
-        return torch.optim.Adam(params, lr=lr, weight_decay=weight_decay)
 
 
 def check_net_game(config: dict[str, Any], game: Any, spec: str) -> None:

@@ -193,6 +193,16 @@ def unique_state(module: Any) -> dict[str, Any]:
     return out
 
 
+def adam(params: Any, lr: float = 1e-3, weight_decay: float = 0.0) -> Any:
+    """Adam with torch's fused kernel where torch has it (on one CPU thread about 8 times faster than the
+    default loop over the 7 million weights of a width-512 policy-value network; the same update)."""
+    import torch
+    try:
+        return torch.optim.Adam(params, lr=lr, weight_decay=weight_decay, fused=True)
+    except (RuntimeError, TypeError, ValueError):  # a torch without the fused CPU kernel
+        return torch.optim.Adam(params, lr=lr, weight_decay=weight_decay)
+
+
 def _optimizer_to_tensors(optimizer: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     if type(optimizer).__name__ != OPTIMIZER:
         raise ModelFileError(f"optimizer {type(optimizer).__name__}; only {OPTIMIZER} can be saved")

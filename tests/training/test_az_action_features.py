@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 import torch
 
-from agents.az_net import PolicyValueNet, SparseBatch, load_net, new_net, pad_legal, read_net_config, save_net
+from agents.az_net import (PolicyValueNet, SparseBatch, load_net, new_net, pad_legal, read_net_config, save_net,
+                           unpad)
 from mk_env.games import make_game
 from mk_env.mountain_king.env.references import action_references
 from mk_env.mountain_king.env.observation import Observer
@@ -67,13 +68,14 @@ def test_an_actions_features_change_with_its_entries_and_no_others(game, table):
     dense = torch.zeros(2, ob.size)
     recruit, cast = game.layout.recruit_index(4, 6), game.layout.index("cast", 0)
     legal, valid = pad_legal([np.array([recruit, cast]), np.array([recruit])])
-    before = features(dense, legal, valid)
-    assert torch.equal(before[1, 1], torch.zeros(8))  # a padded entry
+    actions, rows = unpad(legal, valid)  # the real entries: row 0's recruit and cast, row 1's recruit
+    assert actions.tolist() == [recruit, cast, recruit] and rows.tolist() == [0, 0, 1]
+    before = features(dense, actions, rows)
     entry = min(refs(table, recruit) - refs(table, cast))
     dense[:, entry] = 1.0
-    after = features(dense, legal, valid)
-    assert not torch.allclose(after[0, 0], before[0, 0]) and torch.allclose(after[0, 1], before[0, 1])
-    assert torch.allclose(after[0, 0], after[1, 0])  # row by row: the same observation, the same features
+    after = features(dense, actions, rows)
+    assert not torch.allclose(after[0], before[0]) and torch.allclose(after[1], before[1])
+    assert torch.allclose(after[0], after[2])  # row by row: the same observation, the same features
 
 
 def test_sparse_and_dense_batches_agree_and_gradients_reach_the_features(game):
@@ -163,8 +165,8 @@ def test_the_logits_score_each_legal_action_as_written(game):
                                     + net.embed_bias))
     for b, actions in enumerate(legal_lists):
         for k, a in enumerate(actions):
-            vector = head.embedding.weight[a] + head.action_features(dense[b:b + 1], legal[b:b + 1, k:k + 1],
-                                                                      valid[b:b + 1, k:k + 1])[0, 0]
+            vector = head.embedding.weight[a] + head.action_features(dense[b:b + 1], torch.tensor([a]),
+                                                                      torch.tensor([0]))[0]
             expected = head.query(features[b]) @ vector + head.bias.weight[a, 0]
             assert torch.isclose(logits[b, k], expected, atol=1e-5), (b, k)
     assert torch.isinf(logits[~valid]).all()
