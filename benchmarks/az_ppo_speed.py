@@ -48,14 +48,13 @@ def az_ppo_speed(init: str | None, opponents: str, workers: int, threads: int, e
         try:
             for k in range(iterations + 1):
                 before, t0 = run.counters["decisions"], time.perf_counter()
-                update = _timed_update(run)
                 run.iteration(stop, time.time())
                 seconds = time.perf_counter() - t0
                 if k:  # the first starts the worker processes: not counted
                     rows.append({"decisions": run.counters["decisions"] - before, "seconds": seconds,
-                                 "update_seconds": update["seconds"]})
+                                 "update_seconds": run.update_seconds})
                     print(f"iteration {k}: {rows[-1]['decisions']} learner decisions in {seconds:.1f} s "
-                          f"({rows[-1]['decisions'] / seconds:.0f}/s; the update {update['seconds']:.1f} s)",
+                          f"({rows[-1]['decisions'] / seconds:.0f}/s; the update {run.update_seconds:.1f} s)",
                           flush=True)
         finally:
             run.player.close()
@@ -66,23 +65,6 @@ def az_ppo_speed(init: str | None, opponents: str, workers: int, threads: int, e
             "iterations": iterations, "decisions": decisions, "seconds": round(seconds, 2),
             "decisions_per_second": round(decisions / seconds, 1),
             "update_share": round(sum(r["update_seconds"] for r in rows) / seconds, 3)}
-
-
-def _timed_update(run: Any) -> dict[str, float]:
-    """Wrap the run's next PPO update so its seconds are known once the iteration is over."""
-    import training.az.ppo as ppo
-    timing = {"seconds": 0.0}
-    original = ppo.ppo_update
-
-    def timed(*args: Any, **kwargs: Any) -> dict[str, float]:
-        t0 = time.perf_counter()
-        try:
-            return original(*args, **kwargs)
-        finally:
-            timing["seconds"] = time.perf_counter() - t0
-            ppo.ppo_update = original
-    ppo.ppo_update = timed
-    return timing
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -165,14 +165,14 @@ def test_worker_processes_play_the_same_games(start_net, tmp_path, capsys):
 def test_lockstep_games_play_as_each_game_alone(start_net):
     """Games played together in one batch per step make the decisions each makes alone (each samples from a
     generator of its own); greedy games too."""
-    from training.az.ppo_games import GameJob, play_job, play_jobs
+    from training.az.ppo_games import GameJob, play_jobs
     net, config, _ = load_net(start_net)
     game = make_game(config["game"], config["players"])
     opponents = [make_agent("random"), None]
     jobs = [GameJob(40 + g, g % 2, g % 2, (9, g)) for g in range(4)] + [GameJob(50, 1, 0, None)]
     together = play_jobs(net, game, opponents, jobs)
     for job, result in zip(jobs, together):
-        alone = play_job(net, game, opponents, job)
+        alone = play_jobs(net, game, opponents, [job])[0]
         assert [d.chosen for d in alone.decisions] == [d.chosen for d in result.decisions]
         assert np.array_equal(alone.scores, result.scores) and np.array_equal(alone.returns, result.returns)
     assert together[4].decisions == []  # greedy: nothing recorded

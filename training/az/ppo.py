@@ -165,6 +165,7 @@ class PGRun:
         self.optimizer = adam(net.parameters(), lr=settings.learning_rate)
         self.rng = np.random.default_rng(settings.seed)
         self.counters = {"iteration": 0, "games": 0, "decisions": 0, "seconds": 0.0}
+        self.update_seconds = 0.0
         self.player = GamePlayer(net, self.game, self.game_options, self.opponents, self.specs, self.out,
                                  settings.workers)
         self.evaluator = self.player if self.eval_specs == self.specs else GamePlayer(
@@ -224,7 +225,9 @@ class PGRun:
                 d.ret, d.seat_returns = float(returns[d.seat]), egocentric(returns, d.seat).astype(np.float32)
             batch += result.decisions
         self.net.train()
+        t0 = time.perf_counter()
         losses = ppo_update(self.net, self.optimizer, batch, s, self.rng)
+        self.update_seconds = time.perf_counter() - t0  # the last iteration's update (the speed benchmark's)
         c["iteration"] += 1
         c["games"] += s.games
         c["decisions"] += len(batch)

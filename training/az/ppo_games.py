@@ -102,11 +102,6 @@ def play_jobs(net: Any, game: Any, opponents: list[Any], jobs: list[GameJob]) ->
             for t in tables]
 
 
-def play_job(net: Any, game: Any, opponents: list[Any], job: GameJob) -> GameResult:
-    """Play ``job`` alone."""
-    return play_jobs(net, game, opponents, [job])[0]
-
-
 class _Table:
     """One game in progress: its state, the seats' views, the opponents' generators, the network's seats
     and sampler, and the network's recorded decisions."""
