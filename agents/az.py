@@ -10,7 +10,8 @@ with the network's prior, no horizon short of ``max_depth``): it determinizes th
 simulation and scores leaves with the network's value, so it never sees the true hidden state; up to
 :data:`LEAF_BATCH` leaves (virtual loss) share one network call. ``aznet:PATH`` plays the legal action of
 highest prior from the seat's public view (one network call per decision). Both leave torch's thread count
-to the process.
+to the process. ``default`` for ``PATH`` (``aznet:default``, ``az:default?0.1s``) is the 2-player network
+shipped in ``agents/checkpoints/aznet_default.safetensors`` (docs/training.md, "The shipped network").
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ LEAF_BATCH = 8
 #: changes of the player to move the tree may span: the network values any position, so no horizon
 #: short of the search's ``max_depth``
 AZ_HORIZON = 10_000
+#: the network that ``aznet:default`` and ``az:default`` name
+DEFAULT_NET = Path(__file__).parent / "checkpoints" / "aznet_default.safetensors"
 
 
 def search_config(c_puct: float = 1.5, noise: tuple[float, float] | None = None) -> SearchConfig:
@@ -115,8 +118,8 @@ class AZAgent(_NetAgent):
 def _path(kind: str, text: str) -> Path:
     if not text:
         raise ValueError(f"agent spec {kind!r} needs a policy-value model file, e.g. "
-                         f"'{kind}:runs/az/best.safetensors'")
-    path = Path(text)
+                         f"'{kind}:runs/az/best.safetensors' or '{kind}:default'")
+    path = DEFAULT_NET if text == "default" else Path(text)
     if not path.is_file():
         raise ValueError(f"agent spec '{kind}:{text}': no model file at {text!r}")
     return path

@@ -57,7 +57,7 @@ _UNTRUSTED_ZIP = ("{path} is a Stable-Baselines3 zip: loading it unpickles Pytho
                   "--trust` and load the .safetensors file (docs/security.md)")
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "METADATA_KEY", "SUFFIX", "ModelFileError", "convert_zip",
-           "is_sb3_zip", "load_model", "load_policy", "read_config", "refuse_untrusted_zip", "save_model"]
+           "halve_model_file", "is_sb3_zip", "load_model", "load_policy", "read_config", "refuse_untrusted_zip", "save_model"]
 
 
 # ================================================================================================
@@ -223,11 +223,28 @@ def convert_zip(src: str | Path, dst: str | Path, trust: bool = False, players: 
         raise ModelFileError(f"no model file at {str(src)!r}")
     if not is_sb3_zip(src):
         raise ModelFileError(f"{src} is not a Stable-Baselines3 zip (a .safetensors model file needs "
-                             f"no conversion)")
+                             f"no conversion; `mk-env convert-model IN OUT --half` makes a smaller copy for playing)")
     model = load_sb3_zip(src, trust, how="pass trust=True (`--trust`)")
     if players is None:
         players = int(model.observation_space["players"].shape[0])
     return save_model(model, dst, players, game_options, optimizer=optimizer)
+
+
+def halve_model_file(src: str | Path, dst: str | Path) -> Path:
+    """Copy the model file ``src`` (either kind: ``ppo:`` or ``az:``) to ``dst`` for playing only: its
+    float weights as float16 (half the bytes; loaded back into float32 networks), Adam's moments dropped."""
+    from safetensors import safe_open
+    import torch
+    tensors = _read_tensors(src)
+    try:
+        with safe_open(str(src), framework="pt") as f:
+            config = json.loads(f.metadata()[METADATA_KEY])
+    except (KeyError, TypeError, ValueError) as e:
+        raise ModelFileError(f"{src} is not an mk_env model file: {type(e).__name__}: {e}") from None
+    config["optimizer"] = None
+    kept = {k: v.half() if v.dtype == torch.float32 else v for k, v in tensors.items()
+            if not k.startswith("optimizer/")}
+    return write_model_file(dst, kept, config)
 
 
 def load_sb3_zip(path: str | Path, trust: bool, env: Any = None, how: str = "pass trust=True",

@@ -58,9 +58,10 @@ BUILTIN_AGENTS: tuple[AgentEntry, ...] = (
                "factorised one; an SB3 zip only as ppo:PATH?trust)"),
     AgentEntry("az", "agents.az:from_spec",
                "az:PATH, a policy-value network (mk-env train --algo az) guiding ISMCTS; az:PATH?N "
-               "simulations (default 64) or az:PATH?Xs seconds per decision"),
+               "simulations (default 64) or az:PATH?Xs seconds per decision; az:default the shipped one"),
     AgentEntry("aznet", "agents.az:net_from_spec",
-               "aznet:PATH, the policy-value network alone, greedy (one network call per decision)"),
+               "aznet:PATH, the policy-value network alone, greedy (one network call per decision); "
+               "aznet:default the shipped 2-player network"),
 )
 
 _TABLE: dict[str, AgentEntry] = {e.kind: e for e in BUILTIN_AGENTS}

@@ -2,7 +2,9 @@
 
 Loading the zip unpickles code from it (that is why ``--trust`` is required: convert only files you
 trust); the result holds weights and JSON only (:mod:`agents.policy_file`) and loads anywhere without
-trust, e.g. as the agent spec ``ppo:OUT.safetensors``.
+trust, e.g. as the agent spec ``ppo:OUT.safetensors``. ``--half`` writes a file for playing only: float16
+weights, no optimizer (``mk-env convert-model IN.safetensors OUT.safetensors --half`` does that to a safe
+model file of either kind, ``ppo:`` or ``az:``; it is how ``aznet:default`` was made).
 """
 
 from __future__ import annotations
@@ -12,22 +14,47 @@ from pathlib import Path
 
 
 def _cmd(args: argparse.Namespace) -> int:
-    from agents.policy_file import SUFFIX, convert_zip, read_config
+    from agents.policy_file import SUFFIX, convert_zip, halve_model_file, is_sb3_zip
     out = Path(args.output)
     if out.suffix != SUFFIX:
         print(f"error: OUT {args.output!r}: give a file name ending in {SUFFIX}")
         return 2
+    if args.half and args.keep_optimizer:
+        print("error: --half writes a file for playing only; it cannot --keep-optimizer")
+        return 2
     options = {"board_side": args.board_side} if args.board_side else None
     try:
+        if Path(args.input).is_file() and not is_sb3_zip(args.input) and args.half:
+            halve_model_file(args.input, out)
+            return _report(out)
         convert_zip(args.input, out, trust=args.trust, players=args.players, game_options=options,
                     optimizer=args.keep_optimizer)
+        if args.half:
+            halve_model_file(out, out)
     except (ValueError, OSError) as e:
         print(f"error: {e}")
         return 2
-    config = read_config(out)
-    print(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB): {config['env']}, layout "
-          f"{config['layout_fingerprint']}, {config['players']} players, "
-          f"{config['num_timesteps']} steps; use it as ppo:{out}")
+    return _report(out)
+
+
+def _report(out: Path) -> int:
+    """Load ``out`` as the agent it is (checking it) and say what it holds; the exit code."""
+    from agents.az_net import load_net
+    from agents.policy_file import ModelFileError, load_policy, read_config
+    size = f"{out.stat().st_size / 1e6:.1f} MB"
+    try:
+        config, kind = read_config(out), "ppo"
+        load_policy(out)
+        steps = f"{config.get('num_timesteps')} steps"
+    except ModelFileError:
+        try:
+            _, config, _ = load_net(out)
+        except ModelFileError as e:
+            print(f"error: {out} was written but does not load: {e}")
+            return 2
+        kind, steps = "az", "a policy-value network"
+    print(f"wrote {out} ({size}): {config['env']}, layout {config['layout_fingerprint']}, "
+          f"{config['players']} players, {steps}; use it as {kind}:{out}")
     return 0
 
 
@@ -45,6 +72,9 @@ def register(subparsers) -> None:
                    help="players of the game it was trained for (default: read from the model)")
     p.add_argument("--board-side", default=None,
                    help="board side it was trained on (default: by player count)")
+    p.add_argument("--half", action="store_true",
+                   help="for playing only: float16 weights, no optimizer (about half the size); IN may then "
+                        "also be a .safetensors model file (ppo: or az:)")
     p.add_argument("--keep-optimizer", action="store_true",
                    help="also keep Adam's moments (for training on; about three times the size)")
     p.set_defaults(func=_cmd)

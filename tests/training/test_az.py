@@ -234,3 +234,32 @@ def test_agreement_counts_every_teacher_decision_with_a_choice(tiny_net, capsys)
         agreement_main([str(tiny_net) + ".missing"])
     with pytest.raises(SystemExit, match="agreement: unknown agent spec 'bogus'"):
         agreement_main([str(tiny_net), "--teacher", "bogus"])
+
+
+def test_a_half_copy_plays_from_float16_weights_and_drops_the_optimizer(tiny_net, tmp_path, capsys):
+    """`mk-env convert-model IN OUT --half` on a policy-value file: half the weight bytes, no Adam, the
+    same network to float16 precision, loaded back as float32 and playable as aznet:OUT."""
+    from agents.policy_file import adam
+    game = make_game("mountain_king", 2)
+    net, _, _ = load_net(tiny_net)
+    full = save_net(net, tmp_path / "full.safetensors", game, optimizer=adam(net.parameters()))
+    half = tmp_path / "half.safetensors"
+    assert main(["convert-model", str(full), str(half), "--half"]) == 0
+    assert f"use it as az:{half}" in capsys.readouterr().out
+    assert half.stat().st_size < 0.55 * full.stat().st_size
+    small, config, optimizer = load_net(half, optimizer_for=True)
+    assert config["optimizer"] is None and optimizer.state_dict()["state"] == {}
+    for (name, a), b in zip(net.state_dict().items(), small.state_dict().values()):
+        assert b.dtype == a.dtype, name
+        assert torch.allclose(a.float(), b.float(), rtol=1e-3, atol=1e-4), name
+    assert run_game([f"aznet:{half}", "random"], seed=2).is_terminal()
+    assert main(["convert-model", str(full), str(tmp_path / "same.safetensors")]) == 2
+    assert "--half" in capsys.readouterr().out
+
+
+def test_the_shipped_network_is_named_default_and_reads_two_player_games():
+    from agents.az import DEFAULT_NET
+    assert DEFAULT_NET.is_file(), "agents/checkpoints/aznet_default.safetensors is shipped"
+    assert load_net(DEFAULT_NET)[1]["players"] == 2
+    assert make_agent("aznet:default").name == "aznet:default"
+    assert run_game(["az:default?2", "aznet:default"], seed=3).is_terminal()
