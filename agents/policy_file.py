@@ -57,7 +57,8 @@ _UNTRUSTED_ZIP = ("{path} is a Stable-Baselines3 zip: loading it unpickles Pytho
                   "--trust` and load the .safetensors file (docs/security.md)")
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "METADATA_KEY", "SUFFIX", "ModelFileError", "convert_zip",
-           "halve_model_file", "is_sb3_zip", "load_model", "load_policy", "read_config", "refuse_untrusted_zip", "save_model"]
+           "halve_model_file", "is_sb3_zip", "load_model", "load_policy", "read_config", "refuse_untrusted_zip",
+           "save_model"]
 
 
 # ================================================================================================

@@ -255,6 +255,10 @@ def test_a_half_copy_plays_from_float16_weights_and_drops_the_optimizer(tiny_net
     assert run_game([f"aznet:{half}", "random"], seed=2).is_terminal()
     assert main(["convert-model", str(full), str(tmp_path / "same.safetensors")]) == 2
     assert "--half" in capsys.readouterr().out
+    bogus = tmp_path / "bogus.safetensors"
+    bogus.write_bytes(b"\x10\x00\x00\x00\x00\x00\x00\x00{\"a\": 1}       ")
+    assert main(["convert-model", str(bogus), str(tmp_path / "out.safetensors"), "--half"]) == 2
+    assert "error:" in capsys.readouterr().out and not (tmp_path / "out.safetensors").exists()
 
 
 def test_the_shipped_network_is_named_default_and_reads_two_player_games():
