@@ -26,7 +26,6 @@ game layout or network shape with one line naming both sides.
 from __future__ import annotations
 
 import json
-import struct
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -38,12 +37,11 @@ from torch import nn
 from mk_env.games import game_name
 
 from .policy_description import MAX_LAYERS, MAX_WIDTH, ModelFileError, env_layout, env_module
-from .policy_file import (METADATA_KEY, SUFFIX, _load_optimizer, _read_tensors, adam, is_sb3_zip,
+from .policy_file import (SUFFIX, _load_optimizer, _read_tensors, adam, is_sb3_zip, read_metadata,
                           write_model_file)
 
 FORMAT = "mk_env.policy_value"
 FORMAT_VERSION = 1
-MAX_HEADER_BYTES = 16 * 2 ** 20
 MAX_REFERENCES = 10 ** 8  # entries of an action-reference table
 
 
@@ -319,15 +317,7 @@ def read_net_config(path: str | Path) -> dict[str, Any]:
     if is_sb3_zip(path):
         raise ModelFileError(f"{path} is a Stable-Baselines3 zip, not a policy-value network "
                              f"(az:PATH takes a .safetensors file written by mk-env train --algo az)")
-    try:
-        with open(path, "rb") as f:
-            (size,) = struct.unpack("<Q", f.read(8))
-            if not 2 <= size <= MAX_HEADER_BYTES:
-                raise ValueError(f"header size {size}")
-            config = json.loads(json.loads(f.read(size))["__metadata__"][METADATA_KEY])
-    except (struct.error, ValueError, KeyError, TypeError, RecursionError) as e:
-        raise ModelFileError(f"{path} is not an mk_env model file (a .safetensors file with "
-                             f"{METADATA_KEY!r} metadata): {type(e).__name__}: {e}") from None
+    config = read_metadata(path)
     if not isinstance(config, dict) or config.get("format") != FORMAT:
         got = config.get("format") if isinstance(config, dict) else None
         raise ModelFileError(f"{path}: format {got!r}, not a policy-value network ({FORMAT}); "

@@ -57,8 +57,8 @@ _UNTRUSTED_ZIP = ("{path} is a Stable-Baselines3 zip: loading it unpickles Pytho
                   "--trust` and load the .safetensors file (docs/security.md)")
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "METADATA_KEY", "SUFFIX", "ModelFileError", "convert_zip",
-           "halve_model_file", "is_sb3_zip", "load_model", "load_policy", "read_config", "refuse_untrusted_zip",
-           "save_model"]
+           "halve_model_file", "is_sb3_zip", "load_model", "load_policy", "read_config", "read_metadata",
+           "refuse_untrusted_zip", "save_model"]
 
 
 # ================================================================================================
@@ -82,19 +82,24 @@ def read_config(path: str | Path) -> dict[str, Any]:
         raise ModelFileError(f"no model file at {str(path)!r}")
     if is_sb3_zip(path):
         refuse_untrusted_zip(path)
+    config = read_metadata(path)
+    _check_config(config, path)
+    return config
+
+
+def read_metadata(path: str | Path) -> Any:
+    """The ``mk_env`` JSON in the header of the .safetensors file ``path``, unchecked (either kind of model
+    file); the header is bounded by :data:`MAX_HEADER_BYTES` and no tensor is read."""
     try:
         with open(path, "rb") as f:
             (size,) = struct.unpack("<Q", f.read(8))
             if not 2 <= size <= MAX_HEADER_BYTES:
                 raise ValueError(f"header size {size}")
             header = json.loads(f.read(size))
-        text = header["__metadata__"][METADATA_KEY]
-        config = json.loads(text)
+        return json.loads(header["__metadata__"][METADATA_KEY])
     except (struct.error, ValueError, KeyError, TypeError, RecursionError) as e:
         raise ModelFileError(f"{path} is not an mk_env model file (a .safetensors file with "
                              f"{METADATA_KEY!r} metadata): {type(e).__name__}: {e}") from None
-    _check_config(config, path)
-    return config
 
 
 def _check_config(config: Any, path: Path) -> None:
@@ -234,14 +239,11 @@ def convert_zip(src: str | Path, dst: str | Path, trust: bool = False, players: 
 def halve_model_file(src: str | Path, dst: str | Path) -> Path:
     """Copy the model file ``src`` (either kind: ``ppo:`` or ``az:``) to ``dst`` for playing only: its
     float weights as float16 (half the bytes; loaded back into float32 networks), Adam's moments dropped."""
-    from safetensors import safe_open
     import torch
+    config = read_metadata(src)
+    if not isinstance(config, dict):
+        raise ModelFileError(f"{src}: metadata {METADATA_KEY!r} is not a model description")
     tensors = _read_tensors(src)
-    try:
-        with safe_open(str(src), framework="pt") as f:
-            config = json.loads(f.metadata()[METADATA_KEY])
-    except (KeyError, TypeError, ValueError) as e:
-        raise ModelFileError(f"{src} is not an mk_env model file: {type(e).__name__}: {e}") from None
     config["optimizer"] = None
     kept = {k: v.half() if v.dtype == torch.float32 else v for k, v in tensors.items()
             if not k.startswith("optimizer/")}

@@ -39,20 +39,21 @@ def _cmd(args: argparse.Namespace) -> int:
 
 def _report(out: Path) -> int:
     """Load ``out`` as the agent it is (checking it) and say what it holds; the exit code."""
-    from agents.az_net import load_net
-    from agents.policy_file import ModelFileError, load_policy, read_config
+    from agents import az_net
+    from agents.policy_file import ModelFileError, load_policy, read_config, read_metadata
     size = f"{out.stat().st_size / 1e6:.1f} MB"
     try:
-        config, kind = read_config(out), "ppo"
-        load_policy(out)
-        steps = f"{config.get('num_timesteps')} steps"
-    except ModelFileError:
-        try:
-            _, config, _ = load_net(out)
-        except ModelFileError as e:
-            print(f"error: {out} was written but does not load: {e}")
-            return 2
-        kind, steps = "az", "a policy-value network"
+        meta = read_metadata(out)
+        if isinstance(meta, dict) and meta.get("format") == az_net.FORMAT:
+            _, config, _ = az_net.load_net(out)
+            kind, steps = "az", "a policy-value network"
+        else:
+            config, kind = read_config(out), "ppo"
+            load_policy(out)
+            steps = f"{config['num_timesteps']} steps"
+    except ModelFileError as e:
+        print(f"error: {out} was written but does not load: {e}")
+        return 2
     print(f"wrote {out} ({size}): {config['env']}, layout {config['layout_fingerprint']}, "
           f"{config['players']} players, {steps}; use it as {kind}:{out}")
     return 0
