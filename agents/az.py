@@ -9,7 +9,8 @@ no code on load; a file for another game or layout is refused). Budget of ``az``
 with the network's prior, no horizon short of ``max_depth``): it determinizes the seat's view at every
 simulation and scores leaves with the network's value, so it never sees the true hidden state; up to
 :data:`LEAF_BATCH` leaves (virtual loss) share one network call. ``aznet:PATH`` plays the legal action of
-highest prior from the seat's public view (one network call per decision). Both leave torch's thread count
+highest prior from the seat's public view (one network call per decision); ``aznet:PATH?t=T`` draws it
+from the priors at temperature ``T``. Both leave torch's thread count
 to the process. ``default`` for ``PATH`` (``aznet:default``, ``az:default?0.1s``) is the 2-player network
 shipped in ``agents/checkpoints/aznet_default.safetensors`` (docs/training.md, "The shipped network").
 """
@@ -78,9 +79,15 @@ class _NetAgent(BaseAgent):
 
 
 class AZNetAgent(_NetAgent):
-    """The network alone: the legal action of highest prior (greedy), from the seat's public view."""
+    """The network alone, from the seat's public view: the legal action of highest prior (greedy,
+    ``temperature`` 0), or an action drawn from the priors sharpened to ``temperature`` (1: the priors as
+    they are, the way az-ppo's learner plays its training games), with the game's generator."""
 
     name = "aznet"
+
+    def __init__(self, path: str | Path, temperature: float = 0.0):
+        super().__init__(path)
+        self.temperature = temperature
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> int:
         legal = view.legal_actions()
@@ -89,7 +96,16 @@ class AZNetAgent(_NetAgent):
         ev = self.evaluator(view.game)
         obs = ev.observer.encode_flat(view.public_state(), view.seat)[None].copy()
         priors, _ = self.net.evaluate(obs, [legal])
-        return int(legal[int(np.argmax(priors[0]))])
+        return int(legal[sample_index(np.asarray(priors[0], dtype=np.float64), self.temperature, rng)])
+
+
+def sample_index(priors: np.ndarray, temperature: float, rng: np.random.Generator) -> int:
+    """The index of the highest prior (``temperature`` 0), else one drawn with weights ``priors ** (1/T)``."""
+    if temperature == 0:
+        return int(np.argmax(priors))
+    logits = np.log(np.maximum(priors, 1e-30)) / temperature
+    weights = np.exp(logits - logits.max())
+    return int(rng.choice(len(weights), p=weights / weights.sum()))
 
 
 class AZAgent(_NetAgent):
@@ -147,5 +163,19 @@ def from_spec(arg: str) -> AZAgent:
 
 
 def net_from_spec(arg: str) -> AZNetAgent:
-    """``aznet:PATH``: the network of a policy-value file, greedy."""
-    return AZNetAgent(_path("aznet", arg))
+    """``aznet:PATH``: the network of a policy-value file, greedy; ``aznet:PATH?t=T``: drawn at
+    temperature ``T`` (``t=1``: from the priors as they are; ``t=0``: greedy)."""
+    text, sep, option = arg.partition("?")
+    path = _path("aznet", text)
+    if not sep:
+        return AZNetAgent(path)
+    name, _, value = option.partition("=")
+    try:
+        temperature = float(value)
+        if name != "t" or not 0 <= temperature < float("inf"):
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"agent spec 'aznet:{arg}': the option after '?' must be t=T, a temperature >= 0 "
+                         f"(aznet:PATH?t=1 draws from the network's priors; t=0 is greedy), "
+                         f"got {option!r}") from None
+    return AZNetAgent(path, temperature)

@@ -60,7 +60,8 @@ BUILTIN_AGENTS: tuple[AgentEntry, ...] = (
                "az:PATH, a policy-value network (mk-env train --algo az) guiding ISMCTS; az:PATH?N "
                "simulations (default 64) or az:PATH?Xs seconds per decision; az:default the shipped one"),
     AgentEntry("aznet", "agents.az:net_from_spec",
-               "aznet:PATH, the policy-value network alone, greedy (one network call per decision); "
+               "aznet:PATH, the policy-value network alone, greedy (one network call per decision; "
+               "aznet:PATH?t=1 draws from its priors at temperature 1); "
                "aznet:default the shipped 2-player network"),
 )
 

@@ -80,7 +80,7 @@ def test_resume_refuses_a_change_of_the_network_or_the_game(tmp_path, capsys):
     assert "already holds an az run" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("spec", ["az:{}?3", "az:{}?0.05s", "aznet:{}"])
+@pytest.mark.parametrize("spec", ["az:{}?3", "az:{}?0.05s", "aznet:{}", "aznet:{}?t=1", "aznet:{}?t=0.5"])
 def test_az_and_the_network_alone_play_legal_games(tiny_net, spec):
     actions: list[int] = []
     state = run_game([spec.format(tiny_net), "random"], seed=5, actions=actions)
@@ -102,6 +102,27 @@ def test_az_agent_refuses_bad_specs_and_files(tiny_net, tmp_path):
     three = make_game("mountain_king", 3).new_initial_state(seed=1)
     with pytest.raises(ValueError, match="trained for 2 players"):
         agent.act(PlayerView(three, three.current_player()), np.random.default_rng(0))
+
+
+def test_the_network_alone_draws_at_its_temperature_and_refuses_bad_ones(tiny_net):
+    """t=0 is the argmax; t=1 draws with the priors' own weights; a lower t sharpens them; the draw is the
+    game's generator's, so the same seed plays the same game."""
+    from agents.az import sample_index
+    priors = np.array([0.1, 0.6, 0.3])
+    assert sample_index(priors, 0.0, np.random.default_rng(0)) == 1
+    rng = np.random.default_rng(0)
+    counts = np.bincount([sample_index(priors, 1.0, rng) for _ in range(6000)], minlength=3) / 6000
+    assert np.allclose(counts, priors, atol=0.03)
+    sharp = np.bincount([sample_index(priors, 0.5, rng) for _ in range(6000)], minlength=3) / 6000
+    assert np.allclose(sharp, priors ** 2 / (priors ** 2).sum(), atol=0.03)
+    assert make_agent(f"aznet:{tiny_net}?t=0").temperature == 0
+    first, again = [], []
+    run_game([f"aznet:{tiny_net}?t=1", "random"], seed=4, actions=first)
+    run_game([f"aznet:{tiny_net}?t=1", "random"], seed=4, actions=again)
+    assert first == again
+    for bad in ("t=-1", "t=inf", "t=x", "temp=1", "1"):
+        with pytest.raises(ValueError, match="must be t=T, a temperature >= 0"):
+            make_agent(f"aznet:{tiny_net}?{bad}")
 
 
 def test_a_model_file_of_another_layout_is_refused(tiny_net, tmp_path):
