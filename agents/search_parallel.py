@@ -11,6 +11,7 @@ simulation budget gives the same decision either way.
 from __future__ import annotations
 
 import multiprocessing
+import pickle
 import warnings
 import weakref
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -30,6 +31,13 @@ def search_root(view: Any, seat: int, seed: int, config: SearchConfig, evaluator
     tree = Search(view, seat, np.random.default_rng(seed), config)
     tree.run(evaluator, simulations=simulations, seconds=seconds)
     return list(tree.root.actions), tree.root.n.copy(), tree.root.w.copy()
+
+
+def search_root_pickled(job: bytes, seed: int, simulations: int | None,
+                         seconds: float | None) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """:func:`search_root` in a child process, of a (view, config, evaluator) pickled by the caller."""
+    view, config, evaluator = pickle.loads(job)
+    return search_root(view, view.seat, seed, config, evaluator, simulations, seconds)
 
 
 def split_simulations(simulations: int, workers: int) -> list[int]:
@@ -79,8 +87,11 @@ class RootPool:
         executor = self._pool()
         futures: list[Future] = []
         if executor is not None:
-            futures = [executor.submit(search_root, view, view.seat, seeds[i], config, evaluator, shares[i],
-                                       child_seconds) for i in range(1, self.workers)]
+            # pickled here, once, before this process's own search changes the caches the view shares
+            # (the executor would pickle in a feeder thread, racing that search)
+            job = pickle.dumps((view, config, evaluator), protocol=pickle.HIGHEST_PROTOCOL)
+            futures = [executor.submit(search_root_pickled, job, seeds[i], shares[i], child_seconds)
+                       for i in range(1, self.workers)]
         results = [search_root(view, view.seat, seeds[0], config, evaluator, shares[0], child_seconds)]
         if executor is not None:
             results += [f.result() for f in futures]

@@ -5,12 +5,14 @@ root parallelism, reproducibility and the spec's options."""
 
 from __future__ import annotations
 
+import pickle
 import time
 
 import numpy as np
 import pytest
 
 from agents import make_agent
+from agents import search_parallel
 from agents.evaluation import evaluation_of
 from agents.mcts import DEFAULT_SIMULATIONS, MCTSAgent
 from agents.search_eval import HeuristicEvaluator, UniformEvaluator, state_values
@@ -238,6 +240,40 @@ def test_root_parallel_searches_give_the_sequential_decision_and_legal_actions()
     assert action == most_visited(*merge_roots(results))
     assert st.is_legal(action)
     assert split_simulations(2, 3) == [1, 1, 1] and sum(split_simulations(400, 3)) == 400
+
+
+def test_root_parallel_pickles_the_view_before_its_own_search_changes_shared_caches(monkeypatch) -> None:
+    """The children's work is pickled in the calling thread before the local search starts (the executor's
+    feeder thread once pickled it while that search filled the layout's trade memo: 'OrderedDict mutated
+    during iteration'); the trade memo, a cache, does not travel."""
+    st = mid_game("mountain_king")
+    view = PlayerView(st, st.current_player())
+    layout = st.game.layout
+    layout.trade_memo[b"marker"] = np.zeros(1, dtype=np.int32)
+    copy = pickle.loads(pickle.dumps(layout))
+    assert len(copy.trade_memo) == 0 and copy.size == layout.size and b"marker" in layout.trade_memo
+    order: list[tuple[str, type]] = []
+    real_search_root = search_parallel.search_root
+
+    def local_search(*args, **kwargs):
+        order.append(("search", type(args[0])))
+        return real_search_root(*args, **kwargs)
+
+    monkeypatch.setattr(search_parallel, "search_root", local_search)
+    agent = MCTSAgent(simulations=8, workers=2)
+    executor = agent._pool._pool()
+    real_submit = executor.submit
+
+    def submit(fn, *args, **kwargs):
+        order.append(("submit", type(args[0])))
+        return real_submit(fn, *args, **kwargs)
+
+    monkeypatch.setattr(executor, "submit", submit)
+    try:
+        assert st.is_legal(agent.act(view, np.random.default_rng(3)))
+    finally:
+        agent.close()
+    assert order == [("submit", bytes), ("search", PlayerView)]
 
 
 def test_root_parallel_time_budget_plays_legal_decisions_in_cave_troll() -> None:

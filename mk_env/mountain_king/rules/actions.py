@@ -166,6 +166,10 @@ class ActionLayout:
         #: the block of each action number (a list: one index per decode, no search)
         self._block_of = [b for b, name in enumerate(self.BLOCKS) for _ in range(sizes[name])]
 
+    def __getstate__(self) -> dict:
+        """The layout without its trade memo (a cache, rebuilt on use)."""
+        return {**self.__dict__, "trade_memo": OrderedDict()}
+
     @staticmethod
     def _conversions(pack: ContentPack) -> list[Conversion]:
         out: list[Conversion] = []
