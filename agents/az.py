@@ -99,10 +99,12 @@ class AZNetAgent(_NetAgent):
         return int(legal[sample_index(np.asarray(priors[0], dtype=np.float64), self.temperature, rng)])
 
 
-def sample_index(priors: np.ndarray, temperature: float, rng: np.random.Generator) -> int:
+def sample_index(priors: np.ndarray, temperature: float, rng: np.random.Generator | None) -> int:
     """The index of the highest prior (``temperature`` 0), else one drawn with weights ``priors ** (1/T)``."""
     if temperature == 0:
         return int(np.argmax(priors))
+    if temperature == 1:
+        return int(rng.choice(len(priors), p=priors / priors.sum()))
     logits = np.log(np.maximum(priors, 1e-30)) / temperature
     weights = np.exp(logits - logits.max())
     return int(rng.choice(len(weights), p=weights / weights.sum()))

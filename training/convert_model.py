@@ -27,10 +27,15 @@ def _cmd(args: argparse.Namespace) -> int:
         if Path(args.input).is_file() and not is_sb3_zip(args.input) and args.half:
             halve_model_file(args.input, out)
             return _report(out)
-        convert_zip(args.input, out, trust=args.trust, players=args.players, game_options=options,
-                    optimizer=args.keep_optimizer)
-        if args.half:
-            halve_model_file(out, out)
+        full = out.with_name(f".{out.name}.full{SUFFIX}") if args.half else out
+        try:
+            convert_zip(args.input, full, trust=args.trust, players=args.players, game_options=options,
+                        optimizer=args.keep_optimizer)
+            if args.half:
+                halve_model_file(full, out)  # OUT is written once, already halved
+        finally:
+            if full != out:
+                full.unlink(missing_ok=True)
     except (ValueError, OSError) as e:
         print(f"error: {e}")
         return 2

@@ -257,6 +257,10 @@ def test_a_trusted_zip_converts_to_a_safe_file_that_acts_the_same(tmp_path, caps
     bias = [p.state_dict()["action_net.bias"] for p in (safe, trusted)]
     assert np.array_equal(bias[0].numpy(), bias[1].numpy())
     assert make_agent(f"ppo:{zipped}?trust").config is None
+    half = tmp_path / "tiny_half.safetensors"
+    assert main(["convert-model", str(zipped), str(half), "--trust", "--half"]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tiny.safetensors", "tiny.zip", "tiny_half.safetensors"]
+    assert half.stat().st_size < out.stat().st_size and make_agent(f"ppo:{half}").config is not None
     assert main(["convert-model", str(zipped), str(tmp_path / "x.zip"), "--trust"]) == 2
     with pytest.raises(ModelFileError, match="no model file"):
         convert_zip(tmp_path / "missing.zip", tmp_path / "y.safetensors", trust=True)

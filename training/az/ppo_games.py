@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from agents.az import sample_index
 from agents.az_net import load_net, observer_of, save_net
 from agents.registry import make_agent
 from mk_env.games import make_game
@@ -148,8 +149,8 @@ def _play_tables(net: Any, tables: list[_Table], observer: Any) -> None:
         priors, values = net.evaluate(np.stack(observations), legal_lists)
         for t, legal, obs, prior, value in zip(waiting, legal_lists, observations, priors, values):
             prior = prior.astype(np.float64)
+            i = sample_index(prior, 0.0 if t.sampler is None else 1.0, t.sampler)
             prior /= prior.sum()
-            i = int(t.sampler.choice(len(legal), p=prior)) if t.sampler is not None else int(np.argmax(prior))
             if t.sampler is not None:
                 nz = np.flatnonzero(obs)
                 t.decisions.append(Decision(nz.astype(np.int32), obs[nz].astype(np.float32), legal, i,
