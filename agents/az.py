@@ -100,7 +100,8 @@ class AZNetAgent(_NetAgent):
 
 
 def sample_index(priors: np.ndarray, temperature: float, rng: np.random.Generator | None) -> int:
-    """The index of the highest prior (``temperature`` 0), else one drawn with weights ``priors ** (1/T)``."""
+    """The index of the highest prior (``temperature`` 0), else one drawn with weights ``priors ** (1/T)``
+    (``temperature`` 1: the priors as they are, the draw of az-ppo's training games)."""
     if temperature == 0:
         return int(np.argmax(priors))
     if temperature == 1:
