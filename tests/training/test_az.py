@@ -288,3 +288,25 @@ def test_the_shipped_network_is_named_default_and_reads_two_player_games():
     assert load_net(DEFAULT_NET)[1]["players"] == 2
     assert make_agent("aznet:default").name == "aznet:default"
     assert run_game(["az:default?2", "aznet:default"], seed=3).is_terminal()
+
+
+def test_the_rollout_leaf_benchmark_plays_and_scores_leaves_like_mcts(capsys) -> None:
+    """benchmarks/az_rollout_leaf.py: the network's priors, the heuristic rollout's values (weight 1), a mix
+    below 1; it plays a game and prints its figure with the interval and seeds."""
+    from tests.script_loader import load_script
+    bench = load_script("benchmarks/az_rollout_leaf.py")
+    from agents.az import DEFAULT_NET
+    from agents.search_tree import Search, SearchConfig
+    from mk_env.games import make_game
+    from mk_env.mountain_king.rules.view import PlayerView
+    net = load_net(DEFAULT_NET)[0]
+    game = make_game("mountain_king", 2)
+    st = game.new_initial_state(4)
+    view = PlayerView(st, st.current_player())
+    for weight in (1.0, 0.5):
+        tree = Search(view, view.seat, np.random.default_rng(1), SearchConfig())
+        tree.run(bench.NetRolloutEvaluator(net, game, weight), simulations=6, batch=3)
+        assert tree.simulations == 6 and st.is_legal(tree.best_action())
+    assert bench.main(["--budget", "3", "--games", "1", "--opponent", "heuristic", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "of 1 =" in out and "95% CI" in out and "seeds 5-5" in out
