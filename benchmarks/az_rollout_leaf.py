@@ -90,8 +90,15 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--weight must be in [0, 1] and --games at least 1")
     torch.set_num_threads(1)
     net, _, _ = load_net(DEFAULT_NET if args.net == "default" else args.net)
-    seconds = float(args.budget[:-1]) if args.budget.endswith("s") else None
-    searcher = RolloutLeafSearch(net, args.weight, seconds, None if seconds else int(args.budget))
+    try:
+        seconds = float(args.budget[:-1]) if args.budget.endswith("s") else None
+        simulations = None if seconds else int(args.budget)
+        if not (seconds or 0) > 0 and not (simulations or 0) > 0:
+            raise ValueError
+    except ValueError:
+        p.error(f"--budget must be seconds ('0.1s') or simulations ('32') per decision, above 0; "
+                f"got {args.budget!r}")
+    searcher = RolloutLeafSearch(net, args.weight, seconds, simulations)
     score, start = 0.0, time.time()
     for i in range(args.games):
         me = i % 2

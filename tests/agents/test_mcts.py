@@ -250,8 +250,11 @@ def test_root_parallel_pickles_the_view_before_its_own_search_changes_shared_cac
     view = PlayerView(st, st.current_player())
     layout = st.game.layout
     layout.trade_memo[b"marker"] = np.zeros(1, dtype=np.int32)
-    copy = pickle.loads(pickle.dumps(layout))
-    assert len(copy.trade_memo) == 0 and copy.size == layout.size and b"marker" in layout.trade_memo
+    try:
+        copy = pickle.loads(pickle.dumps(layout))
+        assert len(copy.trade_memo) == 0 and copy.size == layout.size and b"marker" in layout.trade_memo
+    finally:
+        del layout.trade_memo[b"marker"]  # the layout is the table's, shared by every later test's games
     order: list[tuple[str, type]] = []
     real_search_root = search_parallel.search_root
 
