@@ -25,7 +25,7 @@ import numpy as np
 from mk_env.mountain_king.rules.view import PlayerView
 
 from .az_net import check_net_game, load_net, observer_of, seat_values
-from .base import BaseAgent
+from .base import BaseAgent, search_budget
 from .search_tree import Leaf, Search, SearchConfig
 
 DEFAULT_SIMULATIONS = 64
@@ -151,18 +151,11 @@ def from_spec(arg: str) -> AZAgent:
     if not sep:
         return AZAgent(path)
     try:
-        if budget.endswith("s"):
-            seconds = float(budget[:-1])
-            if not seconds > 0 or seconds == float("inf"):
-                raise ValueError
-            return AZAgent(path, simulations=None, seconds=seconds)
-        sims = int(budget)
-        if sims <= 0:
-            raise ValueError
-        return AZAgent(path, simulations=sims)
+        simulations, seconds = search_budget(budget)
     except ValueError:
         raise ValueError(f"agent spec 'az:{arg}': the budget after '?' must be a positive number of "
                          f"simulations (az:PATH?200) or seconds (az:PATH?0.1s), got {budget!r}") from None
+    return AZAgent(path, simulations=simulations, seconds=seconds)
 
 
 def net_from_spec(arg: str) -> AZNetAgent:

@@ -8,6 +8,7 @@ Spec strings (``heuristic``, ``mcts:400``) name agents through :mod:`agents.regi
 
 from __future__ import annotations
 
+import math
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -46,3 +47,18 @@ def no_argument(kind: str, arg: str) -> None:
     """Refuse ``kind:ARG`` for a kind that takes no argument."""
     if arg:
         raise ValueError(f"agent spec {kind!r} takes no argument, got '{kind}:{arg}'")
+
+
+def search_budget(text: str) -> tuple[int | None, float | None]:
+    """A search's budget per decision from its spec text: ``"400"`` -> ``(400, None)`` simulations,
+    ``"0.5s"`` -> ``(None, 0.5)`` seconds. Raises ValueError for anything else (a number of simulations
+    below 1, seconds not above 0 or not finite); the caller says which spec it was and what is allowed."""
+    if text.endswith("s"):
+        seconds = float(text[:-1])
+        if not 0 < seconds < math.inf:
+            raise ValueError(f"seconds must be above 0 and finite, got {text!r}")
+        return None, seconds
+    simulations = int(text)
+    if simulations < 1:
+        raise ValueError(f"simulations must be at least 1, got {text!r}")
+    return simulations, None

@@ -34,7 +34,7 @@ import numpy as np
 
 from mk_env.mountain_king.rules.view import PlayerView
 
-from .base import BaseAgent
+from .base import BaseAgent, search_budget
 from .search_eval import HeuristicEvaluator
 from .search_parallel import RootPool
 from .search_tree import Evaluator, Search, SearchConfig
@@ -124,15 +124,7 @@ def _budget(arg: str, budget: str) -> tuple[int | None, float | None]:
     if not budget:
         return DEFAULT_SIMULATIONS, None
     try:
-        if budget.endswith("s"):
-            seconds = float(budget[:-1])
-            if not seconds > 0 or seconds == float("inf"):
-                raise ValueError
-            return None, seconds
-        sims = int(budget)
-        if sims <= 0:
-            raise ValueError
-        return sims, None
+        return search_budget(budget)
     except ValueError:
         raise ValueError(f"agent spec 'mcts:{arg}': the budget must be a positive number of simulations "
                          f"(mcts:400) or seconds (mcts:2s)") from None

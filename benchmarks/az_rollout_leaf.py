@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:
 from agents import make_agent  # noqa: E402
 from agents.az import DEFAULT_NET, LEAF_BATCH, NetEvaluator  # noqa: E402
 from agents.az_net import load_net  # noqa: E402
-from agents.base import BaseAgent  # noqa: E402
+from agents.base import BaseAgent, search_budget  # noqa: E402
 from agents.evaluation import evaluation_of  # noqa: E402
 from agents.search_eval import HeuristicEvaluator  # noqa: E402
 from agents.search_tree import Leaf, Search, SearchConfig  # noqa: E402
@@ -91,10 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     net, _, _ = load_net(DEFAULT_NET if args.net == "default" else args.net)
     try:
-        seconds = float(args.budget[:-1]) if args.budget.endswith("s") else None
-        simulations = None if seconds else int(args.budget)
-        if not (seconds or 0) > 0 and not (simulations or 0) > 0:
-            raise ValueError
+        simulations, seconds = search_budget(args.budget)
     except ValueError:
         p.error(f"--budget must be seconds ('0.1s') or simulations ('32') per decision, above 0; "
                 f"got {args.budget!r}")

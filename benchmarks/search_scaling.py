@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from agents import make_agent
+from agents.base import search_budget
 from mk_env.games import make_game
 from training.play import run_game
 from training.ratings import wilson_interval
@@ -56,18 +57,13 @@ class Timed:
 def parse_budget(text: str) -> tuple[str, str]:
     """A budget and its double, as spec arguments: ``"16"`` -> ("16", "32"), ``"0.5s"`` -> ("0.5s", "1s")."""
     try:
-        if text.endswith("s"):
-            seconds = float(text[:-1])
-            if not seconds > 0:
-                raise ValueError
-            return f"{seconds:g}s", f"{2 * seconds:g}s"
-        sims = int(text)
-        if sims < 1:
-            raise ValueError
-        return str(sims), str(2 * sims)
+        simulations, seconds = search_budget(text)
     except ValueError:
         raise SystemExit(f"search_scaling: a budget is a positive number of simulations (64) or seconds "
                          f"(1s), got {text!r}") from None
+    if seconds is not None:
+        return f"{seconds:g}s", f"{2 * seconds:g}s"
+    return str(simulations), str(2 * simulations)
 
 
 def pairings(budgets: list[str], options: str, against: str) -> list[tuple[str, str]]:

@@ -13,6 +13,7 @@ import pytest
 
 from agents import make_agent
 from agents import search_parallel
+from agents.base import search_budget
 from agents.evaluation import evaluation_of
 from agents.mcts import DEFAULT_SIMULATIONS, MCTSAgent
 from agents.search_eval import HeuristicEvaluator, UniformEvaluator, state_values
@@ -300,7 +301,9 @@ def test_spec_options_build_the_search() -> None:
 
 
 @pytest.mark.parametrize("spec, words", [
-    ("mcts:0", "positive number"), ("mcts:-2s", "positive number"), ("mcts:1s?workers=0", "workers"),
+    ("mcts:0", "positive number"), ("mcts:-2s", "positive number"), ("mcts:infs", "positive number"),
+    ("mcts:nans", "positive number"), ("mcts:1.5", "positive number"), ("az:default?0s", "positive number"),
+    ("az:default?infs", "positive number"), ("mcts:1s?workers=0", "workers"),
     ("mcts:8?workers=two", "whole number >= 1"), ("mcts:8?threads=2", "unknown option 'threads=2'"),
     ("mcts:8?c=0", "number > 0"), ("mcts:8?scale=-1", "scale .* number > 0"),
     ("mcts:8?horizon=1&horizon=2", "given twice"), ("mcts:8?workers", "unknown"),
@@ -309,6 +312,14 @@ def test_spec_options_build_the_search() -> None:
 def test_bad_mcts_specs_are_refused_clearly(spec: str, words: str) -> None:
     with pytest.raises(ValueError, match=words):
         make_agent(spec)
+
+
+def test_the_search_budget_is_simulations_or_seconds() -> None:
+    assert search_budget("400") == (400, None)
+    assert search_budget("0.25s") == (None, 0.25)
+    for bad in ("0", "-1", "1.5", "0s", "-1s", "infs", "nans", "s", "", "ten"):
+        with pytest.raises(ValueError):
+            search_budget(bad)
 
 
 def test_a_root_pool_refuses_a_bad_number_of_workers() -> None:
