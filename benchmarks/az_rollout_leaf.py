@@ -10,7 +10,8 @@ rollout (the quick policy plays on to the horizon, then each seat's evaluation m
 (1 - weight) * network``). ``--budget``: ``0.1s`` seconds or ``32`` simulations per decision. It plays
 ``--games`` 2-player games against ``--opponent`` in one process, on seeds ``--seed``, ``--seed + 1``, ...
 with the seats swapped every game, and prints the searcher's share of wins (ties half) with a 95% Wilson
-interval and its simulations per decision. Not an agent spec: 52.5% of 200 games against ``mcts:0.1s``
+interval and its simulations per decision. ``--weight 0`` skips the rollout (the network's value alone).
+Not an agent spec: with the network shipped before the current one, 52.5% of 200 games against ``mcts:0.1s``
 (docs/training.md, "Tried: the network's priors with mcts's leaf value").
 """
 
@@ -51,6 +52,8 @@ class NetRolloutEvaluator(NetEvaluator):
 
     def __call__(self, leaves: list[Leaf]) -> tuple[list[np.ndarray], list[np.ndarray]]:
         priors, net_values = super().__call__(leaves)  # encodes each leaf before the rollout plays it on
+        if self.weight == 0:  # the network's value alone: no rollout to pay for
+            return priors, net_values
         rollout = [np.asarray(self.heuristic.values(self.evaluation, leaf)) for leaf in leaves]
         return priors, [self.weight * r + (1 - self.weight) * v for r, v in zip(rollout, net_values)]
 

@@ -307,6 +307,12 @@ def test_the_rollout_leaf_benchmark_plays_and_scores_leaves_like_mcts(capsys) ->
         tree = Search(view, view.seat, np.random.default_rng(1), SearchConfig())
         tree.run(bench.NetRolloutEvaluator(net, game, weight), simulations=6, batch=3)
         assert tree.simulations == 6 and st.is_legal(tree.best_action())
+    from agents.az import NetEvaluator
+    leaf = Search(view, view.seat, np.random.default_rng(2), SearchConfig()).select()
+    before = NetEvaluator(net, game).observer.encode_flat(leaf.state, leaf.player).copy()
+    _, alone = bench.NetRolloutEvaluator(net, game, 0.0)([leaf])  # weight 0: the network's value, no rollout
+    assert np.allclose(alone[0], NetEvaluator(net, game)([leaf])[1][0])
+    assert np.array_equal(NetEvaluator(net, game).observer.encode_flat(leaf.state, leaf.player), before)
     assert bench.main(["--budget", "3", "--games", "1", "--opponent", "heuristic", "--seed", "5"]) == 0
     out = capsys.readouterr().out
     assert "of 1 =" in out and "95% CI" in out and "seeds 5-5" in out
