@@ -4,6 +4,7 @@ curve drawn from it. The folder's layout is described in :mod:`training.train`."
 from __future__ import annotations
 
 import csv
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,16 @@ def save_checkpoint(model: Any, out: Path, seconds: float, settings: dict[str, A
     for old in checkpoints(out)[:-keep]:
         old.unlink()
     return path
+
+
+def record_threads(out: str | Path, threads: int) -> None:
+    """Keep ``threads`` (``mk-env train --threads``) in ``DIR/config.json``, when the run has one, so that
+    ``--resume`` without ``--threads`` carries it."""
+    config = Path(out) / "config.json"
+    if config.is_file():
+        data = json.loads(config.read_text())
+        if isinstance(data, dict) and data.get("threads") != threads:
+            config.write_text(json.dumps({**data, "threads": threads}, indent=2))
 
 
 def run_checkpoints(out: Path, resume: bool, imitate: bool = False) -> list[Path]:

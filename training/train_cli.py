@@ -23,6 +23,7 @@ from mk_env.games import DEFAULT_GAME
 
 from . import cli
 from .play import add_game_argument, game_options
+from .run_files import record_threads
 from .selfplay import DEFAULT_OPPONENTS
 from .stopping import TrainingStopped
 from .train import train
@@ -87,13 +88,31 @@ def run_algorithm(args: argparse.Namespace) -> str:
     return DEFAULT_ALGO
 
 
+def run_threads(args: argparse.Namespace) -> int:
+    """The ``--threads`` of this command: as given, else (with ``--resume``) the run's own, recorded in
+    ``DIR/config.json`` as ``threads``, else 1."""
+    if args.threads is not None:
+        return args.threads
+    if args.resume:
+        config = Path(args.out) / "config.json"
+        if config.is_file():
+            recorded = json.loads(config.read_text()).get("threads")
+            if isinstance(recorded, int) and recorded >= 1:
+                return recorded
+    return 1
+
+
 def _cmd(args: argparse.Namespace) -> int:
     """Run ``mk-env train`` with its algorithm; the exit code."""
     algo = run_algorithm(args)
     if algo not in ALGORITHMS:
         raise cli.UsageError(f"--algo {algo!r} (from {args.out}/config.json): allowed: "
                              f"{', '.join(ALGORITHMS)}")
-    return _function(ALGORITHMS[algo].run)(args)
+    args.threads = run_threads(args)
+    try:
+        return _function(ALGORITHMS[algo].run)(args)
+    finally:
+        record_threads(args.out, args.threads)
 
 
 def run_maskable_ppo(args: argparse.Namespace) -> int:
@@ -174,8 +193,8 @@ def register(subparsers) -> None:
                         "(e.g. heuristic:8000) before self-play")
     p.add_argument("--imitate-epochs", type=cli.positive_int, default=4,
                    help="epochs of the warm start (default 4)")
-    p.add_argument("--threads", type=cli.positive_int, default=1,
-                   help="torch threads of the main process (default 1)")
+    p.add_argument("--threads", type=cli.positive_int, default=None,
+                   help="torch threads of the main process (default 1; with --resume: the run's own)")
     p.add_argument("--board-side", default=None, help="board side (default: by player count)")
     p.add_argument("--algo", choices=tuple(ALGORITHMS), default=None,
                    help="training algorithm: " + "; ".join(f"{k}: {a.help}" for k, a in ALGORITHMS.items())

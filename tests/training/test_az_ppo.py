@@ -65,6 +65,24 @@ def test_a_run_writes_its_files_and_a_resumed_run_continues_exactly(start_net, t
     assert net.shape.action_references > 0
 
 
+def test_resume_carries_the_runs_threads_unless_given_again(start_net, tmp_path):
+    """``--threads`` is kept in config.json: ``--resume`` without it runs on the run's own count."""
+    out = tmp_path / "t"
+    try:
+        assert main(["train", "--algo", "az-ppo", "--pg-init", str(start_net), "--out", str(out),
+                     "--timesteps", "1", *TINY, "--threads", "2"]) == 0
+        assert json.loads((out / "config.json").read_text())["threads"] == 2
+        torch.set_num_threads(1)
+        more = ["--timesteps", "10000000", "--pg-minutes", "0.0001"]
+        assert main(["train", "--resume", "--out", str(out), *more]) == 0
+        assert torch.get_num_threads() == 2
+        assert main(["train", "--resume", "--out", str(out), *more, "--threads", "1"]) == 0
+        assert torch.get_num_threads() == 1
+        assert json.loads((out / "config.json").read_text())["threads"] == 1
+    finally:
+        torch.set_num_threads(1)
+
+
 def test_the_policy_moves_toward_actions_that_won(start_net):
     """One update on a batch where a decision's chosen action led to a win raises its probability."""
     net, config, _ = load_net(start_net)

@@ -14,6 +14,7 @@ from typing import Any
 
 from training import cli
 from training.play import game_options
+from training.run_files import record_threads
 from training.stopping import TrainingStopped
 
 from .settings import AZSettings
@@ -103,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as e:
             raise cli.UsageError(str(e)) from None
         az = AZRun.start(out, settings, log)
+    record_threads(out, args.threads)  # now, so that a run killed before its end still resumes with it
     try:
         best = az.train()
     except TrainingStopped as e:  # SIGINT/SIGTERM: the iteration in progress is dropped

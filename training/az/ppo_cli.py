@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from training import cli
+from training.run_files import record_threads
 from training.stopping import TrainingStopped
 
 from .cli import TIMESTEPS_DEFAULT, add_options, given_options
@@ -70,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
             pg = PGRun.start(out, PGSettings(**given).check(), log)
     except ValueError as e:
         raise cli.UsageError(str(e)) from None
+    record_threads(out, args.threads)  # now, so that a run killed before its end still resumes with it
     try:
         latest = pg.train()
     except TrainingStopped as e:
