@@ -528,7 +528,7 @@ for a in AGENTS:
     assert sum(v["games"] for v in s["per_seat"].values()) == s["games"]
     assert sum(v["games"] for v in s["per_start_point"].values()) == s["games"]
 assert sum(v["games"] for v in balance["per_seat"].values()) == GAMES * PLAYERS
-assert sum(v["wins"] for v in balance["per_seat"].values()) >= GAMES, "every game has a winner"
+assert abs(sum(v["wins"] for v in balance["per_seat"].values()) - GAMES) < 0.01, "one win per game (ties split)"
 print("checks passed; results.json in", OUT)
 '''),
 )

@@ -39,7 +39,7 @@ from mk_env.mountain_king.rules.economy import owned
 
 from . import cli
 from .play import make_game, parse_agents, run_game
-from .ratings import wilson_interval
+from .ratings import wilson_interval, win_shares
 from .tournament import _check_config, play_into, start_points
 from .tournament_schedule import schedule
 
@@ -129,12 +129,6 @@ def first_to_cap(game: Any, seed: int, actions: list[int]) -> int | None:
 # ================================================================================================
 # the report
 # ================================================================================================
-def shares(ranks: list[int]) -> list[float]:
-    """Each seat's share of the win: ``1/k`` for each of ``k`` tied winners, 0 for the others."""
-    winners = sum(1 for r in ranks if r == 0)
-    return [1.0 / winners if r == 0 else 0.0 for r in ranks]
-
-
 def _rate(wins: float, n: int, fair: float, threshold: float) -> dict[str, Any]:
     """A win rate with its interval, its distance from ``fair`` and whether that is too far."""
     rate = wins / n if n else 0.0
@@ -150,7 +144,7 @@ def report(games: list[dict[str, Any]], players: int, threshold: float = DEFAULT
     fair = 1.0 / players
     groups: dict[str, dict[int, list[float]]] = {"per_seat": {}, "per_start_point": {}}
     for g in games:
-        for p, share in enumerate(shares(g["ranks"])):
+        for p, share in enumerate(win_shares(g)):
             for kind, key in (("per_seat", p), ("per_start_point", g["start_points"][p])):
                 tally = groups[kind].setdefault(int(key), [0, 0.0, 0.0])
                 tally[0] += 1
@@ -176,7 +170,7 @@ def start_pairs(games: list[dict[str, Any]], threshold: float) -> dict[str, Any]
     tallies: dict[tuple[int, int], list[float]] = {}
     for g in games:
         a, b = (int(x) for x in g["start_points"])
-        share = shares(g["ranks"])
+        share = win_shares(g)
         lo, hi, won = (a, b, share[0]) if a < b else (b, a, share[1])
         tally = tallies.setdefault((lo, hi), [0, 0.0])
         tally[0] += 1
@@ -188,7 +182,7 @@ def book_facts(games: list[dict[str, Any]], fair: float, threshold: float) -> di
     """The first capper's win rate (ties split; games where nobody capped are left out), and the mean
     resources held and leftover-set honour at the end, per seat and game."""
     capped = [g for g in games if g.get("first_capped") is not None]
-    wins = sum(shares(g["ranks"])[g["first_capped"]] for g in capped)
+    wins = sum(win_shares(g)[g["first_capped"]] for g in capped)
     seats = [(g, p) for g in games for p in range(len(g["ranks"]))]
     n = max(len(seats), 1)
     return {

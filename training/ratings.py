@@ -50,19 +50,28 @@ def plackett_luce_ratings(games: list[dict], agents: list[str]) -> dict[str, tup
     return {a: (float(r.mu), float(r.sigma)) for a, r in ratings.items()}
 
 
+def win_shares(game: dict) -> list[float]:
+    """Each seat's share of the win in one game record: ``1/k`` for each of ``k`` sides sharing the first
+    place (seats; in a team game, ``seat_agents`` present, teams, whose two seats share a rank), else 0."""
+    ranks = list(game["ranks"])
+    first = ranks.count(0)
+    sides = max(1, first // 2 if "seat_agents" in game else first)
+    return [1.0 / sides if r == 0 else 0.0 for r in ranks]
+
+
 class _Tally:
-    """Win count, rank and honour sums over seat appearances."""
+    """Wins (each seat's :func:`win_shares`), rank and honour sums over seat appearances."""
 
     def __init__(self) -> None:
         self.n = 0
-        self.wins = 0
+        self.wins = 0.0
         self.rank = 0.0
         self.honour = 0.0
         self.parts: dict[str, float] = {}  # by the game's scoring category
 
-    def add(self, rank: int, breakdown: dict[str, int]) -> None:
+    def add(self, rank: int, breakdown: dict[str, int], share: float) -> None:
         self.n += 1
-        self.wins += rank == 0
+        self.wins += share
         self.rank += rank
         self.honour += breakdown["total"]
         for c, v in breakdown.items():
@@ -72,7 +81,7 @@ class _Tally:
     def summary(self, detail: bool = True) -> dict[str, Any]:
         n = max(self.n, 1)
         lo, hi = wilson_interval(self.wins, self.n)
-        out: dict[str, Any] = {"games": self.n, "wins": self.wins, "win_rate": self.wins / n,
+        out: dict[str, Any] = {"games": self.n, "wins": round(self.wins, 3), "win_rate": self.wins / n,
                                "win_rate_ci95": [lo, hi], "mean_rank": self.rank / n + 1,
                                "mean_honour": self.honour / n}
         if detail:
@@ -84,18 +93,20 @@ def summarize(games: list[dict], agents: list[str]) -> dict[str, dict[str, Any]]
     """Per agent: rating, win rate (95% Wilson), mean rank (1 = first), honour and its breakdown,
     per seat and per start point (the square its gate took: ``state.gate_sq`` in
     ``game.geo.start_points``), and head to head against each other agent. Win rates count seat
-    appearances (two heuristic seats of a 4-player game: at most one wins); ranks are 1-based."""
+    appearances (two heuristic seats of a 4-player game: at most one wins; a first place shared by ``k``
+    seats, or teams, counts ``1/k`` to each); ranks are 1-based."""
     ratings = plackett_luce_ratings(games, agents)
     h2h = head_to_head(games, agents)
     total = {a: _Tally() for a in agents}
     seat: dict[str, dict[int, _Tally]] = {a: defaultdict(_Tally) for a in agents}
     start: dict[str, dict[int, _Tally]] = {a: defaultdict(_Tally) for a in agents}
     for g in games:
+        shares = win_shares(g)
         for p, spec in enumerate(g["agents"]):
-            bd = g["scores"][p]
-            total[spec].add(g["ranks"][p], bd)
-            seat[spec][p].add(g["ranks"][p], bd)
-            start[spec][g["start_points"][p]].add(g["ranks"][p], bd)
+            bd, rank = g["scores"][p], g["ranks"][p]
+            total[spec].add(rank, bd, shares[p])
+            seat[spec][p].add(rank, bd, shares[p])
+            start[spec][g["start_points"][p]].add(rank, bd, shares[p])
     out = {}
     for a in agents:
         mu, sigma = ratings[a]
@@ -133,8 +144,9 @@ def balance(games: list[dict]) -> dict[str, dict[str, dict[str, Any]]]:
     seat: dict[int, _Tally] = defaultdict(_Tally)
     start: dict[int, _Tally] = defaultdict(_Tally)
     for g in games:
+        shares = win_shares(g)
         for p in range(len(g["agents"])):
-            seat[p].add(g["ranks"][p], g["scores"][p])
-            start[g["start_points"][p]].add(g["ranks"][p], g["scores"][p])
+            seat[p].add(g["ranks"][p], g["scores"][p], shares[p])
+            start[g["start_points"][p]].add(g["ranks"][p], g["scores"][p], shares[p])
     return {"per_seat": {str(k): v.summary(False) for k, v in sorted(seat.items())},
             "per_start_point": {str(k): v.summary(False) for k, v in sorted(start.items())}}

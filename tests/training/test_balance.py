@@ -10,6 +10,7 @@ from mk_env.mountain_king.rules import Game
 from training import balance as bal
 from training.cli import main
 from training.play import run_game
+from training.ratings import win_shares
 
 
 def record(ranks: list[int], starts: list[int], totals: list[int] | None = None, capped: int | None = None,
@@ -24,8 +25,8 @@ def record(ranks: list[int], starts: list[int], totals: list[int] | None = None,
 
 
 def test_a_tied_win_is_shared_between_the_winners():
-    assert bal.shares([0, 0, 2, 3]) == [0.5, 0.5, 0.0, 0.0]
-    assert bal.shares([1, 0]) == [0.0, 1.0]
+    assert win_shares({"ranks": [0, 0, 2, 3]}) == [0.5, 0.5, 0.0, 0.0]
+    assert win_shares({"ranks": [1, 0]}) == [0.0, 1.0]
     out = bal.report([record([0, 0, 2, 3], [0, 1, 2, 3])], 4)
     assert [out["per_seat"][str(p)]["wins"] for p in range(4)] == [0.5, 0.5, 0.0, 0.0]
 
@@ -111,7 +112,7 @@ def test_a_run_writes_its_report_and_resumes_without_replaying(tmp_path):
     assert "games" in on_disk and not isinstance(on_disk["games"], list)  # a count, not the records
     for g in map(json.loads, after):
         assert {"first_capped", "resources_end", "start_points"} <= g.keys()
-        assert sum(bal.shares(g["ranks"])) == pytest.approx(1.0)
+        assert sum(win_shares(g)) == pytest.approx(1.0)
 
 
 def test_a_folder_of_other_settings_or_content_is_refused(tmp_path):

@@ -58,6 +58,23 @@ def test_results_have_ratings_win_rates_breakdowns_and_charts(tmp_path):
     assert (tmp_path / "scores.png").stat().st_size > 1000
 
 
+def test_a_shared_first_place_splits_the_win_so_win_rates_add_up():
+    """Two seats tied first each count half a win (as the balance report and the docs count them); in a
+    team game the winning team's two seats share one rank and each counts a whole win for the pairing."""
+    from training.ratings import summarize, win_shares
+
+    bd = {"total": 100}
+    tied = {"index": 0, "agents": ["a", "b"], "ranks": [0, 0], "scores": [bd, bd], "start_points": [0, 1]}
+    won = {"index": 1, "agents": ["b", "a"], "ranks": [1, 0], "scores": [bd, bd], "start_points": [0, 1]}
+    out = summarize([tied, won], ["a", "b"])
+    assert out["a"]["wins"] == 1.5 and out["b"]["wins"] == 0.5
+    assert out["a"]["win_rate"] + out["b"]["win_rate"] == pytest.approx(1.0)
+    assert out["a"]["per_seat"]["0"]["wins"] == 0.5 and out["a"]["per_seat"]["1"]["wins"] == 1.0
+    team = {"ranks": [0, 1, 1, 0], "seat_agents": ["x"] * 4}
+    assert win_shares(team) == [1.0, 0.0, 0.0, 1.0]
+    assert win_shares({**team, "ranks": [0, 0, 0, 0]}) == [0.5] * 4
+
+
 def test_interrupted_tournament_resumes_without_replaying(tmp_path, monkeypatch):
     """A torn last line (a write cut short) is dropped with a warning and its game played again; the
     game played after it lands on a line of its own, so a second resume finds every game."""
