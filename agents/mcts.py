@@ -3,7 +3,8 @@
 Each simulation draws a fresh determinization of the seat's view (never the true hidden state) and walks
 one tree of all players' decisions, past its own turn to a horizon (one round by default: as many changes
 of the player to move as there are players); leaves are valued by the game's evaluation (priors from its
-lookahead, a quick-policy rollout to the horizon, squashed margins per seat) or by any evaluator of the
+lookahead, a quick-policy rollout past the horizon: two rounds from the root in the first game, squashed
+margins per seat) or by any evaluator of the
 stepped interface (a value network). The search itself is :mod:`agents.search_tree`, its evaluators
 :mod:`agents.search_eval`, root parallelism :mod:`agents.search_parallel`; it uses only the engine
 protocol and the game's evaluation module (:mod:`agents.evaluation`), so it serves every game of the suite.
@@ -16,8 +17,9 @@ per decision), with options after a ``?``, joined by ``&``::
     mcts:200?depth=30&lookahead=2
 
 ``workers`` (root parallelism, default 1), ``horizon`` (changes of the player to move the tree spans,
-default one round), ``rollout`` (changes of the player to move after which leaves are valued, default the
-horizon), ``depth`` (decisions the tree spans at most, default 60), ``c`` (the PUCT exploration constant,
+default one round), ``rollout`` (changes of the player to move after which leaves are valued, at least the
+horizon; default: two rounds in the first game, :data:`DEFAULT_ROLLOUT_ROUNDS`, the horizon in the others;
+``rollout=2`` at 2 players is the one-round rollout of before), ``depth`` (decisions the tree spans at most, default 60), ``c`` (the PUCT exploration constant,
 default 0.5), ``lookahead`` (the tree depths that get the heuristic's lookahead priors; default: every
 depth in the first game, the root only in Cave Troll; ``lookahead=1``: the root only, deeper nodes the
 quick policy's choice first), ``scale`` (the margin scale of the leaf values ``tanh(margin / scale)``;
@@ -32,6 +34,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from mk_env.games import game_name
 from mk_env.mountain_king.rules.view import PlayerView
 
 from .base import BaseAgent, search_budget
@@ -40,6 +43,12 @@ from .search_parallel import RootPool
 from .search_tree import Evaluator, Search, SearchConfig
 
 DEFAULT_SIMULATIONS = 48
+#: rounds of play before a leaf is valued (its rollout runs to ``rounds x players`` changes of the player
+#: to move from the root, at least the tree's horizon) when the spec gives no ``rollout``, per game (others:
+#: 1, the tree's horizon). In the first game two rounds played clearly better than one at a fixed budget:
+#: on the deals of ``benchmarks/search_scaling.py --budgets 16 --against heuristic --seed 100``, ``mcts:16``
+#: won 69.2% of 60 games with one round and about 76% of 100 with two (docs/tournament.md, The rollout).
+DEFAULT_ROLLOUT_ROUNDS = {"mountain_king": 2}
 #: the agent's PUCT constant (SearchConfig's own default, 1.5, serves a network's search). The heuristic's
 #: values are squashed margins (tanh(margin / 10)), and sibling actions differ by a few honour points, a
 #: tenth or two of value, so a smaller constant lets them outweigh the priors sooner: on the same 5 deals
@@ -82,10 +91,11 @@ class MCTSAgent(BaseAgent):
         legal = view.legal_actions()
         if len(legal) == 1:
             return int(legal[0])
+        config = self.config_for(view)
         if self.workers > 1:
-            return self._pool.search(view, rng, self.config, self.evaluator, self.simulations, self.seconds)
+            return self._pool.search(view, rng, config, self.evaluator, self.simulations, self.seconds)
         start = time.perf_counter()
-        tree = Search(view, view.seat, rng, self.config)
+        tree = Search(view, view.seat, rng, config)
         tree.run(self.evaluator, simulations=1)  # the root's expansion: one candidate needs no search
         if len(tree.root.actions) > 1:
             if self.seconds is None:
@@ -93,6 +103,17 @@ class MCTSAgent(BaseAgent):
             elif time.perf_counter() - start < self.seconds:
                 tree.run(self.evaluator, seconds=self.seconds - (time.perf_counter() - start))
         return int(tree.best_action())
+
+    def config_for(self, view: PlayerView) -> SearchConfig:
+        """The search's shape for ``view``'s game: the agent's config, with the game's default rollout
+        (:data:`DEFAULT_ROLLOUT_ROUNDS`) where the config sets none."""
+        if self.config.rollout_horizon is not None:
+            return self.config
+        rounds = DEFAULT_ROLLOUT_ROUNDS.get(game_name(view.game), 1)
+        horizon = self.config.horizon or view.num_players
+        if rounds * view.num_players <= horizon:
+            return self.config
+        return replace(self.config, rollout_horizon=rounds * view.num_players)
 
     def close(self) -> None:
         """Stop the root-parallel worker processes (if any were started)."""

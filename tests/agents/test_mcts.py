@@ -197,6 +197,20 @@ def test_the_tree_spans_the_horizon_past_its_own_turn(horizon: int) -> None:
     assert _player_changes_below(tree.root) == horizon - 1  # the opponents' decisions are in the tree
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_first_games_leaves_are_valued_two_rounds_ahead_unless_the_spec_says(players: int) -> None:
+    """The default rollout (DEFAULT_ROLLOUT_ROUNDS): two rounds in the first game, the tree's horizon (one
+    round) in Cave Troll; ``rollout=N`` and a longer ``horizon`` are kept."""
+    view = PlayerView(mid_game("mountain_king", players=players), 0)
+    assert make_agent("mcts:8").config_for(view).rollout_horizon == 2 * players
+    assert make_agent("mcts:8?rollout=2").config_for(view).rollout_horizon == 2
+    assert make_agent(f"mcts:8?horizon={3 * players}").config_for(view).rollout_horizon is None
+    cave = PlayerView(mid_game("cave_troll", players=players), 0)
+    assert make_agent("mcts:8").config_for(cave).rollout_horizon is None
+    tree = Search(view, 0, np.random.default_rng(1), make_agent("mcts:8").config_for(view))
+    assert tree.horizon == players and tree.rollout_horizon == 2 * players
+
+
 def test_leaves_are_valued_at_the_rollout_horizon_beyond_the_tree() -> None:
     st = mid_game("cave_troll")
     seat = st.current_player()
