@@ -19,9 +19,9 @@ per decision), with options after a ``?``, joined by ``&``::
 ``workers`` (root parallelism, default 1), ``horizon`` (changes of the player to move the tree spans,
 default one round), ``rollout`` (changes of the player to move after which leaves are valued, at least the
 horizon; default: two rounds in the first game, :data:`DEFAULT_ROLLOUT_ROUNDS`, the horizon in the others;
-``rollout=2`` at 2 players is the one-round rollout of before), ``depth`` (decisions the tree spans at most, default 60), ``c`` (the PUCT exploration constant,
-default 0.5), ``lookahead`` (the tree depths that get the heuristic's lookahead priors; default: every
-depth in the first game, the root only in Cave Troll; ``lookahead=1``: the root only, deeper nodes the
+``rollout=2`` at 2 players is the one-round rollout of before), ``depth`` (decisions the tree spans at
+most, default 60), ``c`` (the PUCT exploration constant, default 0.5), ``lookahead`` (the tree depths
+that get the heuristic's lookahead priors; default: every depth in the first game, the root only in Cave Troll; ``lookahead=1``: the root only, deeper nodes the
 quick policy's choice first), ``scale`` (the margin scale of the leaf values ``tanh(margin / scale)``;
 default: the game's, 10 in the first game, 20 in Cave Troll).
 A comma may not appear: it separates the specs of a list.
@@ -45,9 +45,9 @@ from .search_tree import Evaluator, Search, SearchConfig
 DEFAULT_SIMULATIONS = 48
 #: rounds of play before a leaf is valued (its rollout runs to ``rounds x players`` changes of the player
 #: to move from the root, at least the tree's horizon) when the spec gives no ``rollout``, per game (others:
-#: 1, the tree's horizon). In the first game two rounds played clearly better than one at a fixed budget:
-#: on the deals of ``benchmarks/search_scaling.py --budgets 16 --against heuristic --seed 100``, ``mcts:16``
-#: won 69.2% of 60 games with one round and about 76% of 100 with two (docs/tournament.md, The rollout).
+#: 1, the tree's horizon). In the first game two rounds played better than one at a fixed budget: on the
+#: README's 200 deals (``mk-env tournament --agents heuristic,mcts:16 --players 2 --games 200``) ``mcts:16``
+#: won 70.5% with one round and 77.0% with two (docs/tournament.md, The rollout: two rounds).
 DEFAULT_ROLLOUT_ROUNDS = {"mountain_king": 2}
 #: the agent's PUCT constant (SearchConfig's own default, 1.5, serves a network's search). The heuristic's
 #: values are squashed margins (tanh(margin / 10)), and sibling actions differ by a few honour points, a

@@ -35,10 +35,12 @@ def record_threads(out: str | Path, threads: int) -> None:
     """Keep ``threads`` (``mk-env train --threads``) in ``DIR/config.json``, when the run has one, so that
     ``--resume`` without ``--threads`` carries it."""
     config = Path(out) / "config.json"
-    if config.is_file():
-        data = json.loads(config.read_text())
-        if isinstance(data, dict) and data.get("threads") != threads:
-            config.write_text(json.dumps({**data, "threads": threads}, indent=2))
+    try:
+        data = json.loads(config.read_text()) if config.is_file() else None
+    except (OSError, ValueError):  # unreadable: the run's own checks say so; this note is not worth an error
+        return
+    if isinstance(data, dict) and data.get("threads") != threads:
+        config.write_text(json.dumps({**data, "threads": threads}, indent=2))
 
 
 def run_checkpoints(out: Path, resume: bool, imitate: bool = False) -> list[Path]:
