@@ -22,8 +22,9 @@ horizon; default: two rounds in the first game, :data:`DEFAULT_ROLLOUT_ROUNDS`, 
 ``rollout=2`` at 2 players is the one-round rollout of before), ``depth`` (decisions the tree spans at
 most, default 60), ``c`` (the PUCT exploration constant, default 0.5), ``lookahead`` (the tree depths
 that get the heuristic's lookahead priors; default: every depth in the first game, the root only in Cave
-Troll; ``lookahead=1``: the root only, deeper nodes the quick policy's choice first), ``scale`` (the margin scale of the leaf values ``tanh(margin / scale)``;
-default: the game's, 10 in the first game, 20 in Cave Troll).
+Troll; ``lookahead=1``: the root only, deeper nodes the quick policy's choice first), ``scale`` (the
+margin scale of the leaf values ``tanh(margin / scale)``; default: the game's, 10 in the first game, 20 in
+Cave Troll).
 A comma may not appear: it separates the specs of a list.
 """
 
