@@ -77,38 +77,35 @@ def _function(target: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-def run_algorithm(args: argparse.Namespace) -> str:
-    """The ``--algo`` of this command: as given, else the resumed run's own, else the default."""
-    if args.algo:
-        return args.algo
-    if args.resume:
-        config = Path(args.out) / "config.json"
-        if config.is_file():
-            return json.loads(config.read_text()).get("algo", DEFAULT_ALGO)
-    return DEFAULT_ALGO
+def resumed_config(args: argparse.Namespace) -> dict[str, Any]:
+    """With ``--resume``, the run's ``DIR/config.json`` (empty when it has none); else empty."""
+    config = Path(args.out) / "config.json"
+    return json.loads(config.read_text()) if args.resume and config.is_file() else {}
 
 
-def run_threads(args: argparse.Namespace) -> int:
-    """The ``--threads`` of this command: as given, else (with ``--resume``) the run's own, recorded in
-    ``DIR/config.json`` as ``threads``, else 1."""
+def run_algorithm(args: argparse.Namespace, resumed: dict[str, Any]) -> str:
+    """The ``--algo`` of this command: as given, else the resumed run's own (``resumed``: its config),
+    else the default."""
+    return args.algo or resumed.get("algo", DEFAULT_ALGO)
+
+
+def run_threads(args: argparse.Namespace, resumed: dict[str, Any]) -> int:
+    """The ``--threads`` of this command: as given, else the resumed run's own (``resumed``: its config,
+    ``threads``), else 1."""
     if args.threads is not None:
         return args.threads
-    if args.resume:
-        config = Path(args.out) / "config.json"
-        if config.is_file():
-            recorded = json.loads(config.read_text()).get("threads")
-            if isinstance(recorded, int) and recorded >= 1:
-                return recorded
-    return 1
+    recorded = resumed.get("threads")
+    return recorded if isinstance(recorded, int) and recorded >= 1 else 1
 
 
 def _cmd(args: argparse.Namespace) -> int:
     """Run ``mk-env train`` with its algorithm; the exit code."""
-    algo = run_algorithm(args)
+    resumed = resumed_config(args)  # read once: the run's algorithm and threads
+    algo = run_algorithm(args, resumed)
     if algo not in ALGORITHMS:
         raise cli.UsageError(f"--algo {algo!r} (from {args.out}/config.json): allowed: "
                              f"{', '.join(ALGORITHMS)}")
-    args.threads = run_threads(args)
+    args.threads = run_threads(args, resumed)
     try:
         return _function(ALGORITHMS[algo].run)(args)
     finally:
