@@ -134,7 +134,8 @@ class AZAgent(_NetAgent):
         return int(tree.best_action())
 
 
-def _path(kind: str, text: str) -> Path:
+def model_path(kind: str, text: str) -> Path:
+    """The model file that ``text`` names in agent spec ``kind`` (``default``: the shipped network)."""
     if not text:
         raise ValueError(f"agent spec {kind!r} needs a policy-value model file, e.g. "
                          f"'{kind}:runs/az/best.safetensors' or '{kind}:default'")
@@ -147,7 +148,7 @@ def _path(kind: str, text: str) -> Path:
 def from_spec(arg: str) -> AZAgent:
     """``az:PATH`` (default budget), ``az:PATH?N`` simulations or ``az:PATH?Xs`` seconds per decision."""
     text, sep, budget = arg.partition("?")
-    path = _path("az", text)
+    path = model_path("az", text)
     if not sep:
         return AZAgent(path)
     try:
@@ -162,7 +163,7 @@ def net_from_spec(arg: str) -> AZNetAgent:
     """``aznet:PATH``: the network of a policy-value file, greedy; ``aznet:PATH?t=T``: drawn at
     temperature ``T`` (``t=1``: from the priors as they are; ``t=0``: greedy)."""
     text, sep, option = arg.partition("?")
-    path = _path("aznet", text)
+    path = model_path("aznet", text)
     if not sep:
         return AZNetAgent(path)
     name, _, value = option.partition("=")

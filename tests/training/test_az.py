@@ -32,15 +32,6 @@ TINY = ["--az-games", "2", "--az-simulations", "4", "--az-train-steps", "2", "--
         "--az-temperature-moves", "4"]
 
 
-@pytest.fixture(scope="module")
-def tiny_net(tmp_path_factory):
-    """An untrained 2-player policy-value file (small)."""
-    game = make_game("mountain_king", 2)
-    torch.manual_seed(0)
-    path = tmp_path_factory.mktemp("az") / "net.safetensors"
-    return save_net(PolicyValueNet(shape_for(game, hidden=16, action_dim=8)), path, game)
-
-
 def test_a_tiny_run_completes_writes_its_files_and_resumes(tmp_path, capsys):
     out = tmp_path / "run"
     assert main(["train", "--algo", "az", "--out", str(out), "--timesteps", "1", "--seed", "3", *TINY]) == 0
