@@ -5,7 +5,8 @@ search against the search agent at equal time).
 rounds on from each leaf and scores the position it reaches (:func:`agents.search_eval.play_to_horizon`,
 :func:`agents.search_eval.state_values`). The stage-2 network's value head (``aznet:default`` before
 28 Nov 2026) was trained on the mixed return of its own PPO games (squared error about 0.3-0.45), and at
-0.1 s a decision ``az`` lost to ``mcts`` (docs/training.md). This fine-tuning distils the rollout's value into the value head:
+0.1 s a decision ``az`` lost to ``mcts`` (docs/training.md). This fine-tuning distils the rollout's value
+into the value head:
 
 1. **Positions** (:func:`rollout_positions`): games of ``heuristic`` self-play and of the network, drawn from
    its priors, against the heuristic; at a share of the decisions with a choice, the deciding seat's
