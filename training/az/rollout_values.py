@@ -60,13 +60,15 @@ def game_agents(network: AZNetAgent, index: int, n: int, seed: int
     return agents, rngs
 
 
-def rollout_positions(net_file: Path, games: range, seed: int, players: int = 2, turns: int = TURNS,
+def rollout_positions(net_file: Path, games: range, seed: int, turns: int = TURNS,
                       share: float = SHARE) -> list[Position]:
-    """The positions of games ``games`` (game ``g`` dealt with ``seed + g``): observation, the network's
-    priors over the legal actions, the rollout's values of the true state (deciding seat first)."""
+    """The positions of games ``games`` (game ``g`` dealt with ``seed + g``, the network file's game: its
+    players and options): observation, the network's priors over the legal actions, the rollout's values
+    of the true state (deciding seat first)."""
     torch.set_num_threads(1)
     network = AZNetAgent(net_file, temperature=1.0)
-    game = make_game(players)
+    players = network.config["players"]
+    game = make_game(players, network.config["game_options"])
     H = evaluation_of(game)
     observer = network.evaluator(game).observer
     out: list[Position] = []
@@ -91,15 +93,15 @@ def rollout_positions(net_file: Path, games: range, seed: int, players: int = 2,
     return out
 
 
-def _play_share(job: tuple[str, int, int, int, int]) -> list[Position]:
-    net_file, start, stop, seed, players = job
-    return rollout_positions(Path(net_file), range(start, stop), seed, players)
+def _play_share(job: tuple[str, int, int, int]) -> list[Position]:
+    net_file, start, stop, seed = job
+    return rollout_positions(Path(net_file), range(start, stop), seed)
 
 
-def collect(net_file: Path, games: int, seed: int, players: int = 2, workers: int = 1) -> list[Position]:
+def collect(net_file: Path, games: int, seed: int, workers: int = 1) -> list[Position]:
     """:func:`rollout_positions` of ``games`` games, split over ``workers`` processes (same positions)."""
     bounds = np.linspace(0, games, workers + 1).astype(int)
-    jobs = [(str(net_file), int(a), int(b), seed, players) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+    jobs = [(str(net_file), int(a), int(b), seed) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
     if workers == 1:
         return [p for job in jobs for p in _play_share(job)]
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
@@ -147,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=500_000, help="game g is dealt with seed + g")
     ap.add_argument("--workers", type=int, default=1, help="processes playing the games")
     ap.add_argument("--threads", type=int, default=1, help="torch threads of the fine-tuning")
-    ap.add_argument("--held-out", type=float, default=0.05, help="share of games kept out to measure the error")
+    ap.add_argument("--held-out", type=float, default=0.05,
+                    help="share of the positions (the last games') kept out to measure the error")
     ap.add_argument("--out", type=Path, required=True, help="folder: positions.npz, net.safetensors")
     args = ap.parse_args(argv)
     net_file = model_path("az", args.init)
@@ -160,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         positions = list(ReplayBuffer.load(saved).positions)
         print(f"[positions] {len(positions)} read from {saved}")
     else:
-        positions = collect(net_file, args.games, args.seed, config["players"], args.workers)
+        positions = collect(net_file, args.games, args.seed, args.workers)
         buffer = ReplayBuffer(max(1, len(positions)), net.shape.observation_size)
         buffer.extend(positions)
         buffer.save(saved)
