@@ -209,6 +209,27 @@ def test_the_warm_start_distils_the_search_agents_visits():
     assert {tuple(p.outcome) for p in one_hot} <= {(1.0, -1.0), (-1.0, 1.0)}
 
 
+def test_warm_start_games_split_over_processes_give_the_same_positions():
+    """Two worker processes play shares of the teacher's games: the same positions, in the same order."""
+    from training.az.learner import warm_positions
+    game = make_game("mountain_king", 2)
+    one, two = (warm_positions(game, "random", 3, seed=9, workers=w) for w in (1, 2))
+    assert len(one) == len(two) > 0
+    for a, b in zip(one, two):
+        assert np.array_equal(a.index, b.index) and np.array_equal(a.value, b.value)
+        assert np.array_equal(a.legal, b.legal)
+        assert np.array_equal(a.policy, b.policy) and np.array_equal(a.outcome, b.outcome)
+
+
+def test_the_clone_plays_the_teachers_games_in_the_az_ppo_runs_workers():
+    from training.az.clone import clone_settings
+    from training.az.ppo import PGSettings
+    s = PGSettings(workers=2)
+    assert clone_settings(s.clone_agent, 1, 1, 16, 2, 0, s.workers).warm_workers == 2
+    with pytest.raises(ValueError, match="warm_workers must be a whole number >= 1"):
+        clone_settings("heuristic", 1, 1, 16, 2, 0, 0)
+
+
 def test_cave_troll_trains_one_iteration_and_its_network_plays_only_cave_troll(tmp_path, capsys):
     out = tmp_path / "ct"
     assert main(["train", "--algo", "az", "--game", "cave_troll", "--out", str(out), "--timesteps", "1",

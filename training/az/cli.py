@@ -44,6 +44,7 @@ AZ_OPTIONS = {
     "warm-agent": (str, "agent whose games warm-start a new run ('' = none)"),
     "warm-games": (cli.non_negative_int, "games of the warm-start agent"),
     "warm-steps": (cli.non_negative_int, "gradient steps of the warm start"),
+    "warm-workers": (cli.positive_int, "processes playing the warm start's games (the same positions)"),
     "minutes": (cli.positive_float, "stop this invocation after this many minutes (--resume continues)"),
     "hidden": (cli.positive_int, "width of the network's layers"),
     "layers": (cli.positive_int, "layers of the network's trunk"),

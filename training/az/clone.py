@@ -21,10 +21,12 @@ FILE = "clone.safetensors"
 POSITIONS_PER_GAME = 400  # replay capacity per teacher game: every position of a 2-player game fits
 
 
-def clone_settings(agent: str, games: int, steps: int, hidden: int, players: int, seed: int) -> AZSettings:
-    """The az settings whose warm start is the clone (docs/training.md, "Action features")."""
+def clone_settings(agent: str, games: int, steps: int, hidden: int, players: int, seed: int,
+                   workers: int = 1) -> AZSettings:
+    """The az settings whose warm start is the clone (docs/training.md, "Action features"); ``workers``
+    processes play the teacher's games (the same clone for any number)."""
     return AZSettings(players=players, seed=seed, warm_agent=agent, warm_games=games, warm_steps=steps,
-                      hidden=hidden, buffer=max(50_000, POSITIONS_PER_GAME * games), positions=1, games=1,
+                      warm_workers=workers, hidden=hidden, buffer=max(50_000, POSITIONS_PER_GAME * games), positions=1, games=1,
                       simulations=2, train_steps=1, gate_every=0, eval_every=0).check()
 
 

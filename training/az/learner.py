@@ -14,7 +14,9 @@ distilled from its search itself: the target is its root's visit distribution ov
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+import multiprocessing
+from typing import Any, Callable
 
 import numpy as np
 import torch
@@ -72,12 +74,37 @@ def seated_agents(spec: str, n: int, seed: int) -> tuple[list[Any], list[np.rand
     return agents, [agent_rng(seed, seat) for seat in range(n)]
 
 
-def warm_positions(game: Any, spec: str, games: int, seed: int) -> list[Position]:
-    """Positions of ``games`` games of agent ``spec`` in every seat: its choice as a one-hot target."""
+def over_processes(play: Callable[..., list[Any]], games: int, workers: int = 1) -> list[Any]:
+    """``play(games=range(a, b))`` over consecutive shares of ``range(games)``, one share per process
+    (``workers`` spawned processes; 1: in this one), joined in order: the same list for any ``workers``
+    when game ``g`` depends only on ``g``. ``play`` must pickle (a module-level function or its partial)."""
+    bounds = np.linspace(0, games, max(1, workers) + 1).astype(int)
+    shares = [range(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+    if workers <= 1 or len(shares) < 2:
+        return [item for share in shares for item in play(games=share)]
+    with multiprocessing.get_context("spawn").Pool(len(shares)) as pool:
+        parts = pool.map(_call_with_games, [(play, share) for share in shares])
+    return [item for part in parts for item in part]
+
+
+def _call_with_games(job: tuple[Callable[..., list[Any]], range]) -> list[Any]:
+    play, share = job
+    torch.set_num_threads(1)
+    return play(games=share)
+
+
+def warm_positions(game: Any, spec: str, games: int, seed: int, workers: int = 1) -> list[Position]:
+    """Positions of ``games`` games of agent ``spec`` in every seat: its choice as a one-hot target (game
+    ``g`` dealt with ``seed + g``; ``workers`` processes play shares of the games, the same positions)."""
+    return over_processes(functools.partial(_warm_games, game, spec, seed=seed), games, workers)
+
+
+def _warm_games(game: Any, spec: str, games: range, seed: int) -> list[Position]:
+    """:func:`warm_positions` of the games ``games``."""
     observer = observer_of(game)
     out: list[Position] = []
     n = game.num_players
-    for g in range(games):
+    for g in games:
         agents, rngs = seated_agents(spec, n, seed + g)
         state = game.new_initial_state(seed + g)
         history = []

@@ -179,7 +179,7 @@ class PGRun:
         if not settings.init:
             s = settings.check()
             made = clone_network(Path(out), clone_settings(s.clone_agent, s.clone_games, s.clone_steps,
-                                                           s.clone_hidden, s.players, s.seed), log)
+                                                           s.clone_hidden, s.players, s.seed, s.workers), log)
             settings = replace(settings, init=str(made))
         net, config, _ = load_net(settings.init)
         run = cls(out, settings.check(), net, config, log)

@@ -23,7 +23,7 @@ into the value head:
 from __future__ import annotations
 
 import argparse
-import multiprocessing
+import functools
 import sys
 import time
 from pathlib import Path
@@ -40,7 +40,7 @@ from mk_env.mountain_king.rules.view import PlayerView
 from training.play import make_game
 
 from .buffer import Position, ReplayBuffer
-from .learner import make_optimizer, seated_agents, train_steps
+from .learner import make_optimizer, over_processes, seated_agents, train_steps
 
 #: changes of the player to move the rollout plays on: two rounds of a 2-player game, as ``mcts``'s leaves
 TURNS = 4
@@ -93,19 +93,9 @@ def rollout_positions(net_file: Path, games: range, seed: int, turns: int = TURN
     return out
 
 
-def _play_share(job: tuple[str, int, int, int]) -> list[Position]:
-    net_file, start, stop, seed = job
-    return rollout_positions(Path(net_file), range(start, stop), seed)
-
-
 def collect(net_file: Path, games: int, seed: int, workers: int = 1) -> list[Position]:
     """:func:`rollout_positions` of ``games`` games, split over ``workers`` processes (same positions)."""
-    bounds = np.linspace(0, games, workers + 1).astype(int)
-    jobs = [(str(net_file), int(a), int(b), seed) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
-    if workers == 1:
-        return [p for job in jobs for p in _play_share(job)]
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        return [p for part in pool.map(_play_share, jobs) for p in part]
+    return over_processes(functools.partial(rollout_positions, Path(net_file), seed=seed), games, workers)
 
 
 def fine_tune(net_file: Path, positions: list[Position], steps: int, lr: float, batch: int, seed: int,

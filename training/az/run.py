@@ -117,7 +117,7 @@ class AZRun:
         s = self.settings
         if s.warm_agent and s.warm_games:
             t0 = time.perf_counter()
-            positions = warm_positions(self.game, s.warm_agent, s.warm_games, s.seed + 1_000_000)
+            positions = warm_positions(self.game, s.warm_agent, s.warm_games, s.seed + 1_000_000, s.warm_workers)
             self.buffer.extend(positions)
             losses = train_steps(self.net, self.optimizer, self.buffer, s.warm_steps, s.batch_size,
                                  np.random.default_rng([s.seed, 7]))

@@ -42,6 +42,7 @@ class AZSettings:
     warm_agent: str = "heuristic"  # agent whose games warm-start the network ("" = none)
     warm_games: int = 40
     warm_steps: int = 400
+    warm_workers: int = 1  # processes playing the warm start's games (the positions do not depend on it)
     hidden: int = 256
     layers: int = 2
     action_dim: int = 64
@@ -51,7 +52,7 @@ class AZSettings:
     def check(self) -> AZSettings:
         """These settings once every number is in range; a ``ValueError`` naming the first that is not."""
         positive = ("players", "positions", "simulations", "games", "train_steps", "batch_size", "buffer",
-                    "gate_games", "eval_games", "hidden", "layers", "action_dim")
+                    "gate_games", "eval_games", "hidden", "layers", "action_dim", "warm_workers")
         for name in positive:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
