@@ -17,7 +17,10 @@ into the value head:
    cross-entropy to the policy target plus the value's squared error) from the network's weights, with a
    fresh Adam; the file written is a policy-value file like the input (``az:FILE``, ``aznet:FILE``).
 
-    python -m training.az.rollout_values --init default --games 600 --steps 6000 --out runs/rv
+    python -m training.az.rollout_values --init stage2.safetensors --games 400 --steps 2000 --seed 520000 \\
+        --workers 2 --threads 2 --out runs/rv400
+
+(the shipped network's stage 3; :mod:`training.az.recipe` runs it after the first two stages).
 """
 
 from __future__ import annotations
