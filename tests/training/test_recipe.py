@@ -67,6 +67,15 @@ def test_bad_stages_and_options_are_refused(tmp_path, capsys):
     assert "--workers and --threads must be >= 1" in capsys.readouterr().err
 
 
+def test_a_corrupt_record_is_refused_with_what_to_do(tmp_path, capsys):
+    (tmp_path / "recipe.json").write_text("[1, 2")
+    assert main(["--out", str(tmp_path)]) == 2
+    assert "is not a recipe record" in capsys.readouterr().err
+    (tmp_path / "recipe.json").write_text('{"stage1": 3}')
+    with pytest.raises(ValueError, match="remove it to start the count again"):
+        run_recipe(tmp_path, TINY, log=lambda line: None)
+
+
 def test_the_recipe_is_the_shipped_networks():
     assert [s.name for s in RECIPE] == ["stage1", "stage2", "stage3"]
     assert stage_command(RECIPE[0], Path("x"), None, 2, 2) == [

@@ -26,8 +26,8 @@ def clone_settings(agent: str, games: int, steps: int, hidden: int, players: int
     """The az settings whose warm start is the clone (docs/training.md, "Action features"); ``workers``
     processes play the teacher's games (the same clone for any number)."""
     return AZSettings(players=players, seed=seed, warm_agent=agent, warm_games=games, warm_steps=steps,
-                      warm_workers=workers, hidden=hidden, buffer=max(50_000, POSITIONS_PER_GAME * games), positions=1, games=1,
-                      simulations=2, train_steps=1, gate_every=0, eval_every=0).check()
+                      warm_workers=workers, hidden=hidden, buffer=max(50_000, POSITIONS_PER_GAME * games),
+                      positions=1, games=1, simulations=2, train_steps=1, gate_every=0, eval_every=0).check()
 
 
 def clone_network(out: Path, settings: AZSettings, log: Any = print) -> Path:

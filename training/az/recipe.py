@@ -89,12 +89,25 @@ class StageFailed(RuntimeError):
         self.code = code
 
 
+def read_record(path: Path) -> dict[str, Any]:
+    """``DIR/recipe.json`` (stage -> {seconds, finished}); {} when absent; a ``ValueError`` when unreadable."""
+    if not path.is_file():
+        return {}
+    try:
+        record = json.loads(path.read_text())
+        if not all(isinstance(v, dict) and isinstance(v.get("seconds"), (int, float)) for v in record.values()):
+            raise ValueError("each stage needs a record with its seconds")
+    except (ValueError, AttributeError) as e:
+        raise ValueError(f"{path} is not a recipe record ({e}); remove it to start the count again") from None
+    return record
+
+
 def run_recipe(out: Path, stages: tuple[Stage, ...] = RECIPE, workers: int = 1, threads: int = 1,
                log: Any = print) -> Path:
     """Run (or continue) ``stages`` in ``out``; the last stage's halved file."""
     out.mkdir(parents=True, exist_ok=True)
     record_file = out / "recipe.json"
-    record = json.loads(record_file.read_text()) if record_file.is_file() else {}
+    record = read_record(record_file)
     init: Path | None = None
     for stage in stages:
         done = out / f"{stage.name}.safetensors"
@@ -132,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
     except StageFailed as e:
         print(f"error: {e}", file=sys.stderr)
         return e.code
+    except (ValueError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     return 0
 
 
