@@ -45,8 +45,9 @@ def test_the_same_games_give_the_same_positions(tiny_net, positions):
 
 
 def test_fine_tuning_lowers_the_value_error_on_its_positions(tiny_net, positions):
-    before = value_error(load_net(tiny_net)[0], positions)
-    tuned = fine_tune(tiny_net, positions, steps=40, lr=3e-3, batch=32, seed=0, log=lambda _: None)
+    net = load_net(tiny_net)[0]
+    before = value_error(net, positions)
+    tuned = fine_tune(net, positions, steps=40, lr=3e-3, batch=32, seed=0, log=lambda _: None)
     assert value_error(tuned, positions) < before
 
 

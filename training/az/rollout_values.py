@@ -101,10 +101,9 @@ def collect(net_file: Path, games: int, seed: int, workers: int = 1) -> list[Pos
     return over_processes(functools.partial(rollout_positions, Path(net_file), seed=seed), games, workers)
 
 
-def fine_tune(net_file: Path, positions: list[Position], steps: int, lr: float, batch: int, seed: int,
+def fine_tune(net: Any, positions: list[Position], steps: int, lr: float, batch: int, seed: int,
               log: Any = print) -> Any:
-    """The network of ``net_file`` after ``steps`` learner steps on ``positions`` (a fresh Adam)."""
-    net, _, _ = load_net(net_file)
+    """``net`` (changed in place) after ``steps`` learner steps on ``positions`` (a fresh Adam)."""
     buffer = ReplayBuffer(max(1, len(positions)), net.shape.observation_size)
     buffer.extend(positions)
     optimizer = make_optimizer(net, lr)
@@ -165,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     train, held = positions[:cut], positions[cut:]
     print(f"[held out] {len(held)} positions: value error {value_error(net, held):.3f} before")
     t1 = time.perf_counter()
-    tuned = fine_tune(net_file, train, args.steps, args.lr, args.batch, args.seed)
+    tuned = fine_tune(net, train, args.steps, args.lr, args.batch, args.seed)
     print(f"[held out] value error {value_error(tuned, held):.3f} after "
           f"({time.perf_counter() - t1:.0f} s of fine-tuning)")
     game = make_game(config["players"], config["game_options"])
