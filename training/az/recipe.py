@@ -24,7 +24,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from agents.policy_file import halve_model_file
 
@@ -48,37 +48,71 @@ RECIPE = (
                                "--eval-every", "10")),
     Stage("stage3", "rollout-values", ("--games", "400", "--steps", "2000", "--seed", "520000")),
 )
-KINDS = ("az-ppo", "rollout-values")
+def ppo_arguments(stage: Stage, folder: Path, init: Path | None, workers: int, threads: int) -> list[str]:
+    """``mk-env`` arguments that run an ``az-ppo`` stage in ``folder`` (resume it where it has checkpoints)."""
+    common = ["--out", str(folder), "--pg-workers", str(workers), "--threads", str(threads)]
+    if ppo_files.checkpoints(folder):
+        return ["train", "--resume", *common]
+    return ["train", "--algo", "az-ppo", *common, *(["--pg-init", str(init)] if init else []), *stage.options]
+
+
+def rollout_value_arguments(stage: Stage, folder: Path, init: Path | None, workers: int,
+                            threads: int) -> list[str]:
+    """``rollout_values`` arguments that run a ``rollout-values`` stage from ``init`` in ``folder``."""
+    if init is None:
+        raise ValueError(f"recipe stage {stage.name}: rollout-values needs an earlier stage's network")
+    return ["--init", str(init), "--out", str(folder), "--workers", str(workers), "--threads", str(threads),
+            *stage.options]
+
+
+def ppo_entry() -> Callable[[list[str]], int]:
+    """``mk-env``'s main (imported when a stage runs)."""
+    from training.cli import main
+    return main
+
+
+def rollout_value_entry() -> Callable[[list[str]], int]:
+    """``python -m training.az.rollout_values``' main (imported when a stage runs)."""
+    from .rollout_values import main
+    return main
+
+
+@dataclass(frozen=True)
+class StageKind:
+    """How a stage of one kind runs: its arguments, its command's entry point, the file it ends with."""
+
+    arguments: Callable[[Stage, Path, Path | None, int, int], list[str]]
+    entry: Callable[[], Callable[[list[str]], int]]
+    result: str
+
+
+#: each kind of stage the recipe can hold
+KINDS = {
+    "az-ppo": StageKind(ppo_arguments, ppo_entry, "latest.safetensors"),
+    "rollout-values": StageKind(rollout_value_arguments, rollout_value_entry, "net.safetensors"),
+}
+
+
+def stage_kind(stage: Stage) -> StageKind:
+    """``stage``'s kind; a ``ValueError`` naming the allowed kinds for an unknown one."""
+    if stage.kind not in KINDS:
+        raise ValueError(f"recipe stage {stage.name}: unknown kind {stage.kind!r}; allowed: {', '.join(KINDS)}")
+    return KINDS[stage.kind]
 
 
 def stage_command(stage: Stage, folder: Path, init: Path | None, workers: int, threads: int) -> list[str]:
     """The command line (``mk-env`` or ``rollout_values`` arguments) that runs or resumes ``stage`` in
     ``folder``, starting from ``init`` (None: stage 1's clone)."""
-    if stage.kind == "az-ppo":
-        common = ["--out", str(folder), "--pg-workers", str(workers), "--threads", str(threads)]
-        if ppo_files.checkpoints(folder):
-            return ["train", "--resume", *common]
-        return ["train", "--algo", "az-ppo", *common, *(["--pg-init", str(init)] if init else []), *stage.options]
-    if stage.kind == "rollout-values":
-        if init is None:
-            raise ValueError(f"recipe stage {stage.name}: rollout-values needs an earlier stage's network")
-        return ["--init", str(init), "--out", str(folder), "--workers", str(workers), "--threads", str(threads),
-                *stage.options]
-    raise ValueError(f"recipe stage {stage.name}: unknown kind {stage.kind!r}; allowed: {', '.join(KINDS)}")
+    return stage_kind(stage).arguments(stage, folder, init, workers, threads)
 
 
 def run_stage(stage: Stage, folder: Path, init: Path | None, workers: int, threads: int) -> Path:
     """Run ``stage``; the network file it ends with (full precision). A failed command raises."""
-    argv = stage_command(stage, folder, init, workers, threads)
-    if stage.kind == "az-ppo":
-        from training.cli import main as mk_env
-        code, made = mk_env(argv), folder / "latest.safetensors"
-    else:
-        from .rollout_values import main as rollout_values
-        code, made = rollout_values(argv), folder / "net.safetensors"
+    kind = stage_kind(stage)
+    code = kind.entry()(stage_command(stage, folder, init, workers, threads))
     if code != 0:
         raise StageFailed(stage.name, code)
-    return made
+    return folder / kind.result
 
 
 class StageFailed(RuntimeError):
