@@ -138,17 +138,14 @@ def only_pass(st: GameState) -> bool:
 
 
 def pass_is_forced(st: GameState) -> bool:
-    """:func:`only_pass`, for the engine's automatic passes: when the answer is no, the legal set is
-    built right away (reusing what the test computed) and cached for the decision that is faced."""
+    """:func:`only_pass`, for the engine's automatic passes. Where pass is allowed the legal set is not
+    built here (it is built when first asked for: a lookahead's leaves are evaluated, not played); step 2,
+    rarely a forced pass, and the phases without pass build it at once and keep it."""
     ph = st.phase
-    if st._cache.get("legal") is not None or ph == STEP2 or (ph not in PASS_PHASES):
-        legal = legal_actions(st)  # step 2 is rarely a forced pass: the full set answers at once
+    if st._cache.get("legal") is not None or ph == STEP2 or ph not in PASS_PHASES:
+        legal = legal_actions(st)
         return len(legal) == 1 and legal[0] == 0
-    have = eco.owned(st, st.current) if ph in TRADE_PHASES else None
-    if _only_pass(st, ph, st.current, have):
-        return True
-    st._cache["legal"] = _legal(st, have)
-    return False
+    return _only_pass(st, ph, st.current, eco.owned(st, st.current) if ph in TRADE_PHASES else None)
 
 
 def _only_pass(st: GameState, ph: int, p: int, have: np.ndarray | None) -> bool:
