@@ -48,6 +48,8 @@ RECIPE = (
                                "--eval-every", "10")),
     Stage("stage3", "rollout-values", ("--games", "400", "--steps", "2000", "--seed", "520000")),
 )
+
+
 def ppo_arguments(stage: Stage, folder: Path, init: Path | None, workers: int, threads: int) -> list[str]:
     """``mk-env`` arguments that run an ``az-ppo`` stage in ``folder`` (resume it where it has checkpoints)."""
     common = ["--out", str(folder), "--pg-workers", str(workers), "--threads", str(threads)]
