@@ -88,9 +88,9 @@ def test_each_decision_builds_the_next_legal_set_once_and_only_when_asked(monkey
     calls = []
     real = legal._legal
 
-    def counting(st, have=None):
+    def counting(st):
         calls.append(st.phase)
-        return real(st, have)
+        return real(st)
 
     monkeypatch.setattr(legal, "_legal", counting)
     game = Game(4)

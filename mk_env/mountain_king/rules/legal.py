@@ -67,19 +67,19 @@ def legal_actions(st: GameState) -> np.ndarray:
     return out
 
 
-def _legal(st: GameState, have: np.ndarray | None = None) -> np.ndarray:
+def _legal(st: GameState) -> np.ndarray:
     """The legal actions, sorted: the blocks are gathered in the layout's block order, each one
     already sorted, so their concatenation is sorted (small blocks as Python lists: cheaper than
-    numpy for a handful of numbers). ``have``: what the current player owns, if already known."""
+    numpy for a handful of numbers)."""
     ph, p, game = st.phase, st.current, st.game
     if ph == GAME_OVER:
         return EMPTY
     off = game.layout.offset
     small: list[int] = [0] if ph in PASS_PHASES else []  # pass and small blocks, in block order
     pieces: list = []  # then arrays and lists, in block order
+    have = None
     if ph in TRADE_PHASES:
-        if have is None:
-            have = eco.owned(st, p)
+        have = eco.owned(st, p)
         trades = trade_actions(st, have)
     if ph == STEP1:
         pieces = [small + _step1_actions(st, p, have), trades]
