@@ -65,6 +65,17 @@ def test_a_run_writes_its_files_and_a_resumed_run_continues_exactly(start_net, t
     assert net.shape.action_references > 0
 
 
+def test_eval_every_zero_plays_no_evaluation(start_net, tmp_path, capsys):
+    """``--eval-every 0`` means never, not even before the first iteration; the run still ends with its network."""
+    out = tmp_path / "quiet"
+    quiet = [a if a != "1" or TINY[k - 1] != "--eval-every" else "0" for k, a in enumerate(TINY)]
+    assert main(["train", "--algo", "az-ppo", "--pg-init", str(start_net), "--out", str(out),
+                 "--timesteps", "1", *quiet]) == 0
+    assert "[eval]" not in capsys.readouterr().out
+    assert not (out / "eval.csv").exists() and not (out / "net_0.safetensors").exists()
+    assert (out / "latest.safetensors").is_file() and (out / "checkpoints" / "pg_1.safetensors").is_file()
+
+
 def test_resume_carries_the_runs_threads_unless_given_again(start_net, tmp_path):
     """``--threads`` is kept in config.json: ``--resume`` without it runs on the run's own count."""
     out = tmp_path / "t"
