@@ -68,7 +68,8 @@ def test_a_run_writes_its_files_and_a_resumed_run_continues_exactly(start_net, t
 def test_eval_every_zero_plays_no_evaluation(start_net, tmp_path, capsys):
     """``--eval-every 0`` means never, not even before the first iteration; the run still ends with its network."""
     out = tmp_path / "quiet"
-    quiet = [a if a != "1" or TINY[k - 1] != "--eval-every" else "0" for k, a in enumerate(TINY)]
+    quiet = list(TINY)
+    quiet[quiet.index("--eval-every") + 1] = "0"
     assert main(["train", "--algo", "az-ppo", "--pg-init", str(start_net), "--out", str(out),
                  "--timesteps", "1", *quiet]) == 0
     assert "[eval]" not in capsys.readouterr().out

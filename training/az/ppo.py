@@ -18,9 +18,9 @@ e.g. the warm start of ``mk-env train --algo az``, a clone of the heuristic) and
    decision's position (normalised over the batch), clipped ratio (``--pg-clip`` 0.2), ``--n-epochs`` (4)
    passes of minibatches of ``--batch-size`` (256), Adam at ``--learning-rate`` (5e-5), value loss (half
    weight) to each seat's return, entropy bonus ``--ent-coef`` (0), gradients clipped to norm 1.
-4. **Evaluation**: every ``--eval-every`` (5) iterations and before the first (none with 0): the network, greedy
-   (``aznet``), against each opponent but ``self`` (against ``heuristic`` when ``self`` is the only one)
-   over ``--eval-games`` (100) seat-rotated games on fixed seeds (:data:`EVAL_SEED` on: every evaluation
+4. **Evaluation**: every ``--eval-every`` (5) iterations and before the first (never with 0), the network
+   alone, greedy (``aznet``), against each opponent but ``self`` (against ``heuristic`` when ``self`` is the
+   only one) over ``--eval-games`` (100) seat-rotated games on fixed seeds (:data:`EVAL_SEED` on: every evaluation
    plays the same deals, so the curve compares like with like); ``eval.csv`` (its ``timesteps``: learner
    decisions so far), ``learning_curve.png``, ``DIR/net_<iteration>.safetensors`` (an ``aznet:``/``az:``
    file) and ``latest.safetensors``.
