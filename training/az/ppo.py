@@ -185,7 +185,7 @@ class PGRun:
         run = cls(out, settings.check(), net, config, log)
         run.out.mkdir(parents=True, exist_ok=True)
         write_json(run.out / "config.json", {"algo": "az-ppo", "settings": asdict(settings)})
-        if run.settings.eval_every:
+        if run.evaluation_due():
             run.evaluate()
         return run
 
@@ -235,9 +235,15 @@ class PGRun:
         c["seconds"] = round(c["seconds"] + time.time() - began, 1)
         self.log(f"[iteration {c['iteration']}] {s.games} games, {len(batch)} decisions, {wins} won; "
                  + ", ".join(f"{k} {v}" for k, v in losses.items()))
-        if s.eval_every and c["iteration"] % s.eval_every == 0:
+        if self.evaluation_due():
             self.evaluate()
         self.save_checkpoint()
+
+    def evaluation_due(self) -> bool:
+        """Whether the network is evaluated at the iteration reached: 0 (before the first) and every
+        ``eval_every`` after it; never when ``eval_every`` is 0."""
+        every = self.settings.eval_every
+        return bool(every) and self.counters["iteration"] % every == 0
 
     def evaluate(self) -> None:
         """The greedy network against each opponent; ``eval.csv``, the curve, the network's files."""
