@@ -9,6 +9,10 @@ player to fill a trollsmoot (to ``max_trolls``, the first coronation token) wins
 capping first as valuable if well timed), and what players hold at the end (resources, and the honour
 of their leftover sets: 1 in the rulebook's scoring example).
 
+Beside the verdict, two views explain it: each seat's win rate on each start point (a seat low on every
+point loses to its place in the turn order, not to its points) and each seat's mean honour by scoring
+category with how often it filled its trollsmoot first.
+
 Schedule, workers and resuming are the tournament's (:mod:`training.tournament`): game ``i`` seats the
 agents and draws its seed as tournament game ``i`` does, each finished game is one line of
 ``OUT/games.jsonl``, and the same command with a larger ``--games`` plays only the games not yet played.
@@ -156,6 +160,8 @@ def report(games: list[dict[str, Any]], players: int, threshold: float = DEFAULT
                      for k, (n, w, h) in sorted(tallies.items())}
     if players == 2:
         out["per_start_pair"] = start_pairs(games, threshold)
+    out["per_seat_and_start_point"] = seat_on_start_point(games, fair, threshold)
+    out["seat_honour"] = seat_honour(games, players)
     out["book"] = book_facts(games, fair, threshold)
     flagged = [(kind, k, row) for kind in groups for k, row in out[kind].items() if row["flagged"]]
     out["fair"] = bool(games) and not flagged
@@ -176,6 +182,33 @@ def start_pairs(games: list[dict[str, Any]], threshold: float) -> dict[str, Any]
         tally[0] += 1
         tally[1] += won
     return {f"{a}-{b}": _rate(w, n, 0.5, threshold) for (a, b), (n, w) in sorted(tallies.items())}
+
+
+def seat_on_start_point(games: list[dict[str, Any]], fair: float, threshold: float) -> dict[str, Any]:
+    """Each seat's win rate on each start point (``"seat-point"``), against ``1/n``: whether a seat's
+    rate is its place in the turn order (low on every point) or the points it sat on. Shown to explain;
+    the verdict reads seats and start points only."""
+    tallies: dict[tuple[int, int], list[float]] = {}
+    for g in games:
+        for p, share in enumerate(win_shares(g)):
+            tally = tallies.setdefault((p, int(g["start_points"][p])), [0, 0.0])
+            tally[0] += 1
+            tally[1] += share
+    return {f"{p}-{k}": _rate(w, n, fair, threshold) for (p, k), (n, w) in sorted(tallies.items())}
+
+
+def seat_honour(games: list[dict[str, Any]], players: int) -> dict[str, dict[str, float]]:
+    """Each seat's mean honour by scoring category (the parts of the score breakdown: tunnels, statues,
+    coronation, ...) and how often it filled its trollsmoot first (``first_to_fill``, the first
+    coronation token): where a seat's honour is won or lost."""
+    sums: list[dict[str, float]] = [{} for _ in range(players)]
+    for g in games:
+        for p in range(players):
+            for category, value in g["scores"][p].items():
+                sums[p][category] = sums[p].get(category, 0.0) + value
+            sums[p]["first_to_fill"] = sums[p].get("first_to_fill", 0.0) + (g.get("first_capped") == p)
+    n = max(len(games), 1)
+    return {str(p): {category: total / n for category, total in s.items()} for p, s in enumerate(sums)}
 
 
 def book_facts(games: list[dict[str, Any]], fair: float, threshold: float) -> dict[str, Any]:
@@ -281,6 +314,21 @@ def table(result: dict[str, Any]):
     return t
 
 
+def seat_lines(result: dict[str, Any]) -> list[str]:
+    """Per seat, in words: its win rate on each start point, and where its honour comes from."""
+    by_point: dict[str, list[str]] = {}
+    for key, r in result.get("per_seat_and_start_point", {}).items():
+        seat, point = key.split("-")
+        by_point.setdefault(seat, []).append(f"{point}: {_pct(r['win_rate'])} of {r['games']}")
+    lines = []
+    for seat, honour in result.get("seat_honour", {}).items():
+        parts = [f"{k.replace('_', ' ')} {v:.1f}" for k, v in honour.items() if k not in ("total", "first_to_fill")]
+        lines.append(f"seat {seat}: on start point {', '.join(by_point.get(seat, []))}; honour "
+                     f"{honour.get('total', 0.0):.1f} ({', '.join(parts)}); filled its trollsmoot first in "
+                     f"{_pct(honour.get('first_to_fill', 0.0))} of games")
+    return lines
+
+
 def book_lines(result: dict[str, Any]) -> list[str]:
     """The book's facts in words."""
     b = result["book"]
@@ -305,7 +353,7 @@ def _cmd(args: argparse.Namespace) -> int:
         return 0
     console = Console(width=None if sys.stdout.isatty() else 120)
     console.print(table(result))
-    for line in book_lines(result):
+    for line in seat_lines(result) + book_lines(result):
         console.print(Text(line))
     console.print(Text(result["verdict"]))
     console.print(Text(f"report: {Path(args.out) / 'balance.json'}"))

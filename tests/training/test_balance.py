@@ -78,6 +78,24 @@ def test_the_book_facts_first_capper_and_leftovers():
     assert book["mean_leftover_sets"] == pytest.approx(12 / 9)
 
 
+def test_each_seat_on_each_start_point_and_where_its_honour_comes_from():
+    # seat 0 wins both games on point 0 and loses its one game on point 1; seat 1 the other way round
+    games = [record([0, 1], [0, 1], totals=[120, 100], capped=0)] * 2 + [record([1, 0], [1, 0], capped=1)]
+    out = bal.report(games, 2)
+    cells = out["per_seat_and_start_point"]
+    assert set(cells) == {"0-0", "0-1", "1-0", "1-1"}
+    assert (cells["0-0"]["games"], cells["0-0"]["win_rate"]) == (2, 1.0)
+    assert (cells["0-1"]["games"], cells["0-1"]["win_rate"]) == (1, 0.0)
+    assert cells["1-0"]["win_rate"] == 1.0 and cells["1-1"]["win_rate"] == 0.0
+    honour = out["seat_honour"]
+    assert honour["0"]["total"] == pytest.approx(340 / 3) and honour["1"]["total"] == 100
+    assert honour["0"]["first_to_fill"] == pytest.approx(2 / 3) and honour["1"]["first_to_fill"] == pytest.approx(1 / 3)
+    assert out["fair"] is False  # the verdict still reads seats and start points only
+    lines = bal.seat_lines(out)
+    assert lines[0].startswith("seat 0: on start point 0: 100.0% of 2, 1: 0.0% of 1; honour 113.3 (leftover sets 0.0)")
+    assert lines[0].endswith("filled its trollsmoot first in 66.7% of games")
+
+
 def test_the_first_capper_is_the_seat_that_took_the_first_coronation_token():
     game = Game(2)
     actions: list[int] = []
@@ -160,6 +178,7 @@ def test_the_command_prints_the_table_and_json(tmp_path, capsys):
     assert main(["balance", "--players", "2", "--games", "2", "--workers", "1", "--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "Balance: 2 players, winter side, 2 games (heuristic; gates drawn)" in text and "first to fill a trollsmoot" in text
+    assert "seat 0: on start point" in text and "tunnels" in text
     assert main(["balance", "--players", "2", "--games", "2", "--out", str(out), "--json"]) == 0
     parsed = json.loads(capsys.readouterr().out)
     assert parsed["games"] == 2 and parsed["verdict"].split(":")[0] in ("FAIR", "UNFAIR")
