@@ -141,6 +141,16 @@ def _rate(wins: float, n: int, fair: float, threshold: float) -> dict[str, Any]:
             "off_fair": rate - fair, "flagged": bool(n) and abs(rate - fair) > threshold + 1e-12}
 
 
+def _rates(results: Any, fair: float, threshold: float) -> dict[str, Any]:
+    """:func:`_rate` per key of ``results``, an iterable of ``((a, b), win share)``: rows keyed ``"a-b"``."""
+    tallies: dict[tuple[int, int], list[float]] = {}
+    for key, share in results:
+        tally = tallies.setdefault(key, [0, 0.0])
+        tally[0] += 1
+        tally[1] += share
+    return {f"{a}-{b}": _rate(w, n, fair, threshold) for (a, b), (n, w) in sorted(tallies.items())}
+
+
 def report(games: list[dict[str, Any]], players: int, threshold: float = DEFAULT_THRESHOLD) -> dict[str, Any]:
     """The balance of ``games`` (records of :func:`balance_game`): per seat and per start point, win rate
     (ties split) with a 95% Wilson interval, its distance from ``1/players`` and a flag beyond
@@ -173,28 +183,19 @@ def start_pairs(games: list[dict[str, Any]], threshold: float) -> dict[str, Any]
     """At 2 players, each pair of start points met ("a-b", a < b): how often the gate at ``a`` won (ties
     split) against an even 50%, with its interval. Shown to explain a start point's rate (which opponent
     it won against); the verdict reads seats and start points only."""
-    tallies: dict[tuple[int, int], list[float]] = {}
-    for g in games:
+    def pair(g: dict[str, Any]) -> tuple[tuple[int, int], float]:
         a, b = (int(x) for x in g["start_points"])
         share = win_shares(g)
-        lo, hi, won = (a, b, share[0]) if a < b else (b, a, share[1])
-        tally = tallies.setdefault((lo, hi), [0, 0.0])
-        tally[0] += 1
-        tally[1] += won
-    return {f"{a}-{b}": _rate(w, n, 0.5, threshold) for (a, b), (n, w) in sorted(tallies.items())}
+        return ((a, b), share[0]) if a < b else ((b, a), share[1])
+    return _rates((pair(g) for g in games), 0.5, threshold)
 
 
 def seat_on_start_point(games: list[dict[str, Any]], fair: float, threshold: float) -> dict[str, Any]:
     """Each seat's win rate on each start point (``"seat-point"``), against ``1/n``: whether a seat's
     rate is its place in the turn order (low on every point) or the points it sat on. Shown to explain;
     the verdict reads seats and start points only."""
-    tallies: dict[tuple[int, int], list[float]] = {}
-    for g in games:
-        for p, share in enumerate(win_shares(g)):
-            tally = tallies.setdefault((p, int(g["start_points"][p])), [0, 0.0])
-            tally[0] += 1
-            tally[1] += share
-    return {f"{p}-{k}": _rate(w, n, fair, threshold) for (p, k), (n, w) in sorted(tallies.items())}
+    return _rates((((p, int(g["start_points"][p])), share) for g in games for p, share in enumerate(win_shares(g))),
+                  fair, threshold)
 
 
 def seat_honour(games: list[dict[str, Any]], players: int) -> dict[str, dict[str, float]]:
