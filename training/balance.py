@@ -9,9 +9,10 @@ player to fill a trollsmoot (to ``max_trolls``, the first coronation token) wins
 capping first as valuable if well timed), and what players hold at the end (resources, and the honour
 of their leftover sets: 1 in the rulebook's scoring example).
 
-Beside the verdict, two views explain it: each seat's win rate on each start point (a seat low on every
-point loses to its place in the turn order, not to its points) and each seat's mean honour by scoring
-category with how often it filled its trollsmoot first.
+Beside the verdict, three views explain it: each seat's win rate on each start point (a seat low on every
+point loses to its place in the turn order, not to its points), each seat's mean honour by scoring
+category with how often it filled its trollsmoot first, and each seat's win rate by which seat
+triggered the end (took the last coronation token).
 
 Schedule, workers and resuming are the tournament's (:mod:`training.tournament`): game ``i`` seats the
 agents and draws its seed as tournament game ``i`` does, each finished game is one line of
@@ -91,19 +92,22 @@ class DrawnGate:
 def balance_game(job: dict[str, Any], options: dict[str, Any], gates: str = "drawn") -> dict[str, Any]:
     """Play scheduled game ``job`` (``index``, ``agents`` by seat, ``seed``), gates ``drawn`` or
     ``chosen`` (:data:`GATES`); its record: the tournament's fields plus the seat that first filled its
-    trollsmoot (None if nobody did) and each seat's resources held at the end."""
+    trollsmoot (None if nobody did), the seat that took the last coronation token and so triggered the
+    end (None if a token was left) and each seat's resources held at the end."""
     t0 = time.perf_counter()
     specs, seed = list(job["agents"]), int(job["seed"])
     game = make_game(len(specs), options)
     actions: list[int] = []
     players = [DrawnGate(make_agent(s), seed) for s in specs] if gates == "drawn" else specs
     state = run_game(players, seed, game=game, actions=actions)
+    takers = coronation_order(game, seed, actions)
     return {
         "index": job["index"], "agents": specs, "seed": seed,
         "ranks": [int(r) for r in state.ranks()],
         "scores": [state.score_breakdown(p) for p in range(len(specs))],
         "start_points": start_points(game, state),
-        "first_capped": first_to_cap(game, seed, actions),
+        "first_capped": takers[0] if takers else None,
+        "triggered_end": ender(game, takers),
         "resources_end": [int(owned(state, p).sum()) for p in range(len(specs))],
         "turns": int(state.turn) + 1,
         "seconds": round(time.perf_counter() - t0, 3),
@@ -117,17 +121,30 @@ def _balance_star(args: tuple) -> dict[str, Any]:
     return balance_game(job, options, gates)
 
 
+def coronation_order(game: Any, seed: int, actions: list[int]) -> list[int]:
+    """The seats in the order they took the coronation tokens (each recruited its full trollsmoot) in
+    the game replayed from ``seed`` and ``actions``."""
+    state = game.new_initial_state(int(seed))
+    takers: list[int] = []
+    for action in actions:
+        seat, tokens = state.current_player(), len(state.coronation_left)
+        state.apply(action)
+        if len(state.coronation_left) < tokens:
+            takers.append(int(seat))
+    return takers
+
+
 def first_to_cap(game: Any, seed: int, actions: list[int]) -> int | None:
     """The seat that took the first coronation token (the first to recruit a full trollsmoot) in the
     game replayed from ``seed`` and ``actions``; None if no token was taken."""
-    state = game.new_initial_state(int(seed))
-    tokens = len(state.coronation_left)
-    for action in actions:
-        seat = state.current_player()
-        state.apply(action)
-        if len(state.coronation_left) < tokens:
-            return int(seat)
-    return None
+    takers = coronation_order(game, seed, actions)
+    return takers[0] if takers else None
+
+
+def ender(game: Any, takers: list[int]) -> int | None:
+    """The seat that took the last coronation token, which triggers the end of the game (rulebook, *Game
+    end trigger*), given the takers in order (:func:`coronation_order`); None if a token was left."""
+    return takers[-1] if len(takers) == len(game.pack.coronation_tokens[game.num_players]) else None
 
 
 # ================================================================================================
@@ -172,6 +189,7 @@ def report(games: list[dict[str, Any]], players: int, threshold: float = DEFAULT
         out["per_start_pair"] = start_pairs(games, threshold)
     out["per_seat_and_start_point"] = seat_on_start_point(games, fair, threshold)
     out["seat_honour"] = seat_honour(games, players)
+    out["per_trigger_and_seat"] = seat_given_trigger(games, fair, threshold)
     out["book"] = book_facts(games, fair, threshold)
     flagged = [(kind, k, row) for kind in groups for k, row in out[kind].items() if row["flagged"]]
     out["fair"] = bool(games) and not flagged
@@ -196,6 +214,15 @@ def seat_on_start_point(games: list[dict[str, Any]], fair: float, threshold: flo
     the verdict reads seats and start points only."""
     return _rates((((p, int(g["start_points"][p])), share) for g in games for p, share in enumerate(win_shares(g))),
                   fair, threshold)
+
+
+def seat_given_trigger(games: list[dict[str, Any]], fair: float, threshold: float) -> dict[str, Any]:
+    """Each seat's win rate in the games whose end a given seat triggered (``"trigger-seat"``: the seat that
+    took the last coronation token, then each seat): whether a seat's deficit comes with the race to fill
+    the trollsmoots (low when others end the game, fair when it does). Games without the record (runs
+    older than the field) or without a trigger are left out; shown to explain, not read by the verdict."""
+    return _rates((((int(g["triggered_end"]), p), share) for g in games if g.get("triggered_end") is not None
+                   for p, share in enumerate(win_shares(g))), fair, threshold)
 
 
 def seat_honour(games: list[dict[str, Any]], players: int) -> dict[str, dict[str, float]]:
@@ -330,6 +357,18 @@ def seat_lines(result: dict[str, Any]) -> list[str]:
     return lines
 
 
+def trigger_lines(result: dict[str, Any]) -> list[str]:
+    """Per seat that triggered the end: how many games, and each seat's win rate in them."""
+    rows: dict[str, list[str]] = {}
+    counts: dict[str, int] = {}
+    for key, r in result.get("per_trigger_and_seat", {}).items():
+        trigger, seat = key.split("-")
+        rows.setdefault(trigger, []).append(f"seat {seat} {_pct(r['win_rate'])}")
+        counts[trigger] = r["games"]
+    return [f"end triggered by seat {t} in {counts[t]} game{'' if counts[t] == 1 else 's'}: {', '.join(parts)}"
+            for t, parts in rows.items()]
+
+
 def book_lines(result: dict[str, Any]) -> list[str]:
     """The book's facts in words."""
     b = result["book"]
@@ -354,7 +393,7 @@ def _cmd(args: argparse.Namespace) -> int:
         return 0
     console = Console(width=None if sys.stdout.isatty() else 120)
     console.print(table(result))
-    for line in seat_lines(result) + book_lines(result):
+    for line in seat_lines(result) + trigger_lines(result) + book_lines(result):
         console.print(Text(line))
     console.print(Text(result["verdict"]))
     console.print(Text(f"report: {Path(args.out) / 'balance.json'}"))

@@ -14,14 +14,14 @@ from training.ratings import win_shares
 
 
 def record(ranks: list[int], starts: list[int], totals: list[int] | None = None, capped: int | None = None,
-           held: list[int] | None = None, leftovers: list[int] | None = None) -> dict:
+           held: list[int] | None = None, leftovers: list[int] | None = None, ended: int | None = None) -> dict:
     """A synthetic games.jsonl record of a balance run."""
     n = len(ranks)
     totals = totals or [100] * n
     leftovers = leftovers or [0] * n
     return {"index": 0, "agents": ["heuristic"] * n, "seed": 0, "ranks": ranks, "start_points": starts,
             "scores": [{"leftover_sets": leftovers[p], "total": totals[p]} for p in range(n)],
-            "first_capped": capped, "resources_end": held or [0] * n}
+            "first_capped": capped, "triggered_end": ended, "resources_end": held or [0] * n}
 
 
 def test_a_tied_win_is_shared_between_the_winners():
@@ -107,6 +107,33 @@ def test_the_first_capper_is_the_seat_that_took_the_first_coronation_token():
     assert bal.first_to_cap(game, 5, actions[:10]) is None  # nobody caps during setup
 
 
+def test_the_trigger_is_the_seat_that_took_the_last_coronation_token():
+    game = Game(3)
+    actions: list[int] = []
+    state = run_game(["heuristic"] * 3, 2, game=game, actions=actions)
+    takers = bal.coronation_order(game, 2, actions)
+    assert len(takers) == 2 and len(set(takers)) == 2, "both tokens taken, by two seats"
+    assert [state.score_breakdown(p)["coronation"] for p in takers] == list(game.pack.coronation_tokens[3])
+    assert bal.ender(game, takers) == takers[-1] and bal.ender(game, takers[:1]) is None
+    assert bal.first_to_cap(game, 2, actions) == takers[0]
+
+
+def test_seats_are_shown_by_which_seat_triggered_the_end():
+    # seat 2 triggers twice (wins one, shares one with seat 0), seat 0 once (seat 1 wins); one older record
+    games = [record([1, 1, 0], [0, 1, 2], ended=2), record([0, 1, 0], [0, 1, 2], ended=2),
+             record([1, 0, 2], [0, 1, 2], ended=0), record([0, 1, 2], [0, 1, 2])]
+    out = bal.report(games, 3)
+    cells = out["per_trigger_and_seat"]
+    assert set(cells) == {"0-0", "0-1", "0-2", "2-0", "2-1", "2-2"}
+    assert cells["2-2"]["games"] == 2 and cells["2-2"]["win_rate"] == 0.75 and cells["2-0"]["win_rate"] == 0.25
+    assert cells["0-1"]["win_rate"] == 1.0 and cells["0-1"]["games"] == 1
+    lines = bal.trigger_lines(out)
+    assert lines == ["end triggered by seat 0 in 1 game: seat 0 0.0%, seat 1 100.0%, seat 2 0.0%",
+                     "end triggered by seat 2 in 2 games: seat 0 25.0%, seat 1 0.0%, seat 2 75.0%"]
+    plain = bal.report([dict(g, triggered_end=None) for g in games], 3)  # the view is not read by the verdict
+    assert plain["per_trigger_and_seat"] == {} and plain["verdict"] == out["verdict"]
+
+
 def test_drawn_gates_put_each_seat_on_varied_start_points_and_chosen_gates_are_the_agents():
     drawn = [bal.balance_game({"index": 0, "agents": ["heuristic"] * 2, "seed": s}, {}) for s in range(6)]
     assert len({tuple(g["start_points"]) for g in drawn}) > 1
@@ -129,7 +156,7 @@ def test_a_run_writes_its_report_and_resumes_without_replaying(tmp_path):
     assert on_disk["config"]["board_side"] == "winter" and on_disk["verdict"] == more["verdict"]
     assert "games" in on_disk and not isinstance(on_disk["games"], list)  # a count, not the records
     for g in map(json.loads, after):
-        assert {"first_capped", "resources_end", "start_points"} <= g.keys()
+        assert {"first_capped", "triggered_end", "resources_end", "start_points"} <= g.keys()
         assert sum(win_shares(g)) == pytest.approx(1.0)
 
 
