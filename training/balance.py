@@ -128,13 +128,6 @@ def coronation_order(game: Any, seed: int, actions: list[int]) -> list[int]:
     return takers
 
 
-def first_to_cap(game: Any, seed: int, actions: list[int]) -> int | None:
-    """The seat that took the first coronation token (the first to recruit a full trollsmoot) in the
-    game replayed from ``seed`` and ``actions``; None if no token was taken."""
-    takers = coronation_order(game, seed, actions)
-    return takers[0] if takers else None
-
-
 def ender(game: Any, takers: list[int]) -> int | None:
     """The seat that took the last coronation token, which triggers the end of the game (rulebook, *Game
     end trigger*), given the takers in order (:func:`coronation_order`); None if a token was left."""

@@ -100,11 +100,12 @@ def test_the_first_capper_is_the_seat_that_took_the_first_coronation_token():
     game = Game(2)
     actions: list[int] = []
     state = run_game(["heuristic", "heuristic"], 5, game=game, actions=actions)
-    first = bal.first_to_cap(game, 5, actions)
-    assert first is not None, "heuristic self-play fills a trollsmoot"
+    takers = bal.coronation_order(game, 5, actions)
+    assert takers, "heuristic self-play fills a trollsmoot"
+    first = takers[0]
     token = game.pack.coronation_tokens[2][0]
     assert state.score_breakdown(first)["coronation"] == token
-    assert bal.first_to_cap(game, 5, actions[:10]) is None  # nobody caps during setup
+    assert bal.coronation_order(game, 5, actions[:10]) == []  # nobody caps during setup
 
 
 def test_the_trigger_is_the_seat_that_took_the_last_coronation_token():
@@ -115,7 +116,6 @@ def test_the_trigger_is_the_seat_that_took_the_last_coronation_token():
     assert len(takers) == 2 and len(set(takers)) == 2, "both tokens taken, by two seats"
     assert [state.score_breakdown(p)["coronation"] for p in takers] == list(game.pack.coronation_tokens[3])
     assert bal.ender(game, takers) == takers[-1] and bal.ender(game, takers[:1]) is None
-    assert bal.first_to_cap(game, 2, actions) == takers[0]
 
 
 def test_seats_are_shown_by_which_seat_triggered_the_end():
