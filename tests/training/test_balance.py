@@ -55,6 +55,23 @@ def test_a_seat_beyond_the_threshold_is_flagged_with_its_interval():
     assert wide["fair"] and wide["threshold"] == 0.25
 
 
+def test_each_seats_honour_margin_over_the_others_has_an_interval():
+    # 3 players: seat 2 ends 6 and 3 honour under the others' mean; seat 0 sits on start point 1 in both games
+    games = [record([0, 1, 2], [1, 0, 2], totals=[110, 100, 99]),
+             record([1, 0, 2], [1, 2, 0], totals=[100, 102, 98])]
+    out = bal.report(games, 3)
+    seat2 = out["per_seat"]["2"]
+    margins = [99 - (110 + 100) / 2, 98 - (100 + 102) / 2]
+    assert seat2["honour_margin"] == pytest.approx(sum(margins) / 2)
+    lo, hi = seat2["honour_margin_ci95"]
+    half = 1.96 * ((margins[0] + 4.5) ** 2 + (margins[1] + 4.5) ** 2) ** 0.5 / 2 ** 0.5  # sd (ddof 1) / sqrt(n)
+    assert (lo, hi) == (pytest.approx(-4.5 - half), pytest.approx(-4.5 + half))
+    assert out["per_start_point"]["1"]["honour_margin"] == pytest.approx(((110 - 99.5) + (100 - 100)) / 2)
+    assert sum(out["per_seat"][str(p)]["honour_margin"] for p in range(3)) == pytest.approx(0.0)
+    one = bal.report(games[:1], 3)["per_seat"]["2"]
+    assert one["honour_margin_ci95"] == [one["honour_margin"]] * 2  # one game: no spread to measure
+
+
 def test_two_player_pairs_of_start_points_show_who_won_against_whom():
     # points 0 and 2 meet 10 times (0 wins 3, one win shared), points 1 and 2 meet 4 times (2 wins all)
     games = ([record([0, 1], [0, 2])] * 2 + [record([1, 0], [2, 0])] + [record([0, 0], [0, 2])]
