@@ -26,10 +26,10 @@ from mk_env.mountain_king.rules.view import PlayerView
 from mk_env.mountain_king.rules.vocabulary import Phase
 from mk_env.mountain_king.rules.workshops import activatable_sites
 
-from .base import BaseAgent, no_argument
+from .base import BaseAgent
 from .evaluation import evaluation_of
 from .heuristic_candidates import candidates, dig_scores, preferred, split_blocks, top_digs, useful_trades
-from .heuristic_eval import evaluate, own_turns_left, potential, step2_open
+from .heuristic_eval import DEFAULT_WEIGHTS, Weights, evaluate, own_turns_left, potential, step2_open, using
 from .heuristic_quick import SUB_PHASES, establish_worth, quick_action, settle
 
 __all__ = ["HeuristicAgent", "best_action", "candidates", "dig_scores", "establish_worth", "evaluate",
@@ -111,19 +111,53 @@ def best_action(st: GameState, p: int, rng: np.random.Generator | None = None) -
 # ================================================================================================
 class HeuristicAgent(BaseAgent):
     """Greedy one-ply lookahead with :func:`evaluate` (in another game of the suite: that game's
-    evaluation module's ``best_action``, :mod:`agents.evaluation`)."""
+    evaluation module's ``best_action``, :mod:`agents.evaluation`).
+
+    ``jitter`` > 0 (spec ``heuristic:jitter=0.3``; this game's evaluation only) makes each game's player
+    its own: on its first decision of a game it draws its evaluation's weights, each the default times a
+    factor in ``[1 - jitter, 1 + jitter]`` (:meth:`Weights.jittered`), from the generator the game hands it,
+    so a game replays alike from its seed; a table of such players is varied rather than identical."""
 
     name = "heuristic"
+
+    def __init__(self, jitter: float = 0.0) -> None:
+        if not 0.0 <= jitter < 1.0:
+            raise ValueError(f"heuristic jitter must be in [0, 1), got {jitter!r}")
+        self.jitter = float(jitter)
+        self.weights: Weights | None = None  # this game's weights, drawn on its first decision
+        if self.jitter:
+            self.name = f"heuristic:jitter={self.jitter:g}"
+
+    def reset(self, seat: int, num_players: int) -> None:
+        super().reset(seat, num_players)
+        self.weights = None
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> int:
         legal = view.legal_actions()
         if len(legal) == 1:
             return int(legal[0])
-        st = view.determinize(rng)
-        return evaluation_of(view.game).best_action(st, view.seat, rng)
+        evaluation = evaluation_of(view.game)
+        if not self.jitter:
+            return evaluation.best_action(view.determinize(rng), view.seat, rng)
+        if evaluation.__name__ != __name__:
+            raise ValueError(f"heuristic:jitter=... varies In the Hall of the Mountain King's evaluation only; "
+                             f"this game's is {evaluation.__name__}: use plain 'heuristic'")
+        if self.weights is None:
+            self.weights = DEFAULT_WEIGHTS.jittered(self.jitter, np.random.default_rng(rng.integers(2**63)))
+        with using(self.weights):
+            return evaluation.best_action(view.determinize(rng), view.seat, rng)
 
 
 def from_spec(arg: str) -> HeuristicAgent:
-    """The ``heuristic`` spec (no argument)."""
-    no_argument("heuristic", arg)
-    return HeuristicAgent()
+    """The ``heuristic`` spec: no argument, or ``jitter=X`` (``0 <= X < 1``) for a player of a varied table."""
+    if not arg:
+        return HeuristicAgent()
+    name, eq, value = arg.partition("=")
+    try:
+        if name != "jitter" or not eq:
+            raise ValueError
+        return HeuristicAgent(float(value))
+    except ValueError:
+        raise ValueError(f"agent spec 'heuristic:{arg}': the one option is jitter=X, each evaluation weight "
+                         f"drawn per game in [1 - X, 1 + X] times its default, 0 <= X < 1 "
+                         f"(heuristic:jitter=0.3)") from None

@@ -11,7 +11,7 @@ from mk_env.mountain_king.rules.content import CART, MINERALS, N_RESOURCES
 from mk_env.mountain_king.rules.state import GameState
 from mk_env.mountain_king.rules.vocabulary import Phase
 
-from .heuristic_eval import RESOURCE_VALUE
+from .heuristic_eval import weights
 
 STEP2, STEP3, STEP4 = int(Phase.STEP2), int(Phase.STEP3), int(Phase.STEP4)
 
@@ -76,7 +76,7 @@ def distinct_uses(st: GameState, args: list[int]) -> list[int]:
         if conv.move is not None:
             key: tuple = ("move", conv.move[1])
         elif st.game.pack.workshops[conv.workshop].trades[0].give_any:
-            any_two.append((float(RESOURCE_VALUE @ np.asarray(conv.give)), j))
+            any_two.append((float(weights().resource_values @ np.asarray(conv.give)), j))
             continue
         else:
             key = (conv.give, conv.gain)
@@ -104,7 +104,7 @@ def useful_trades(st: GameState, p: int, args: list[int]) -> list[int]:
         give, gain = layout.trade_args(arg)
         if gain not in wanted or give[gain] > 0:
             continue
-        cost = float(RESOURCE_VALUE @ give)
+        cost = float(weights().resource_values @ give)
         if gain not in best or cost < best[gain][0]:
             best[gain] = (cost, arg)
     ranked = sorted(best.values())

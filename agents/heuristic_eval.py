@@ -11,6 +11,11 @@ trigger*: the round is finished, then two more turns each).
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, fields, replace
+from typing import Iterator
+
 import numpy as np
 
 from mk_env.mountain_king.rules import queries as Q
@@ -41,6 +46,59 @@ RECRUIT_RATE = 0.55
 #: own turns over which each asset's potential fades in (its weight is min(1, turns / horizon))
 HORIZON = {"resources": 3.0, "trolls": 5.0, "pedestals": 2.0, "reach": 4.0, "statues": 2.0, "buried": 3.0,
            "workshops": 3.0}
+
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The evaluation's weights (defaults: the constants above). A seat of a varied table plays with its own
+    (:meth:`jittered`); :func:`using` puts a set in force for the decisions taken inside it."""
+
+    resource: tuple[float, ...] = tuple(RESOURCE_VALUE.tolist())
+    troll: float = TROLL_VALUE
+    symbol: float = SYMBOL_VALUE
+    pedestal: float = PEDESTAL_VALUE
+    reach: float = REACH_VALUE
+    dig_potential: float = DIG_POTENTIAL
+    dig_this_turn: float = DIG_THIS_TURN
+    statue: float = STATUE_POTENTIAL
+    buried: float = BURIED_VALUE
+    workshop: float = WORKSHOP_ACCESS
+    held_token: float = HELD_TOKEN
+
+    def __post_init__(self) -> None:
+        values = np.asarray(self.resource, dtype=float)
+        values.flags.writeable = False
+        object.__setattr__(self, "resource_values", values)  # the array the evaluation multiplies, made once
+
+    def jittered(self, spread: float, rng: np.random.Generator) -> "Weights":
+        """Each weight (each resource's value apart) times a factor drawn uniformly in ``[1 - spread, 1 +
+        spread]``; ``0 <= spread < 1``."""
+        if not 0.0 <= spread < 1.0:
+            raise ValueError(f"a weight spread must be in [0, 1), got {spread!r}")
+        factor = lambda n: rng.uniform(1.0 - spread, 1.0 + spread, size=n)  # noqa: E731
+        changes = {f.name: float(getattr(self, f.name) * factor(1)[0]) for f in fields(self) if f.name != "resource"}
+        return replace(self, resource=tuple((self.resource_values * factor(len(self.resource))).tolist()), **changes)
+
+
+DEFAULT_WEIGHTS = Weights()
+_WEIGHTS: ContextVar[Weights] = ContextVar("heuristic_weights", default=DEFAULT_WEIGHTS)
+
+
+def weights() -> Weights:
+    """The weights in force (:data:`DEFAULT_WEIGHTS` unless inside :func:`using`)."""
+    return _WEIGHTS.get()
+
+
+@contextmanager
+def using(w: Weights) -> Iterator[Weights]:
+    """Put ``w`` in force for the evaluations made inside the block (restored after, even on error)."""
+    token = _WEIGHTS.set(w)
+    try:
+        yield w
+    finally:
+        _WEIGHTS.reset(token)
+
 
 #: the phases of a turn before its step 2 is decided (a recruit or a dig is still to come)
 BEFORE_STEP2 = frozenset(int(ph) for ph in (Phase.STEP1, Phase.WORKSHOP, Phase.SPELL_OPTION, Phase.SPELL_SMOOT,
@@ -102,36 +160,37 @@ def potential(st: GameState, p: int, ahead: float, open_now: bool = False) -> fl
     begin (:func:`own_turns_left`; each asset's weight fades with them, so a step that ends the turn is
     not valued apart from one that does not) and, when ``open_now``, this turn's step 2 still to come
     (a dig this turn, no bigger than a placement beside the network now allows)."""
+    w = weights()
     have = Q.resources_owned(st, p)
-    dig = DIG_THIS_TURN * best_affordable_honour(st, have, largest_placeable(st, p)) if open_now else 0.0
+    dig = w.dig_this_turn * best_affordable_honour(st, have, largest_placeable(st, p)) if open_now else 0.0
     if ahead >= 1.0:
-        dig = max(dig, DIG_POTENTIAL * best_affordable_honour(st, have))
+        dig = max(dig, w.dig_potential * best_affordable_honour(st, have))
     if ahead <= 0.0:
         return dig
     game = st.game
-    value = dig + _fade(ahead, "resources") * float(RESOURCE_VALUE @ have)
+    value = dig + _fade(ahead, "resources") * float(w.resource_values @ have)
     trolls = _fade(ahead, "trolls")
     if trolls > 0:
         smoot = st.smoot[p]
         n_trolls = int((smoot >= 0).sum())
         room = max(0, game.max_trolls - n_trolls)
         recruits = min(room, RECRUIT_RATE * ahead + 0.5)  # the recruits p can still make
-        troll_part = TROLL_VALUE * n_trolls * min(1.0, recruits / 3 + 0.3)
+        troll_part = w.troll * n_trolls * min(1.0, recruits / 3 + 0.3)
         # symbols regenerate each time a cascade passes: weight by the slots still open above them that
         # the recruits left can fill
         open_above = CONE_ABOVE @ (smoot < 0) * (recruits / room if room else 0.0)
         held = smoot >= 0
-        troll_part += SYMBOL_VALUE * float(_symbol_totals(game)[smoot[held]] @ open_above[held])
+        troll_part += w.symbol * float(_symbol_totals(game)[smoot[held]] @ open_above[held])
         # a token a troll still holds does not regenerate on the next cascade through it
-        troll_part -= HELD_TOKEN * float(st.tokens[p].sum(axis=1) @ (open_above > 0))
+        troll_part -= w.held_token * float(st.tokens[p].sum(axis=1) @ (open_above > 0))
         value += trolls * troll_part
-    value += _fade(ahead, "pedestals") * PEDESTAL_VALUE * int(st.storage_pedestals[game.storage_of[p]].sum())
+    value += _fade(ahead, "pedestals") * w.pedestal * int(st.storage_pedestals[game.storage_of[p]].sum())
     net = st.reach[p]
     depth, finds = board_memo(st, "heuristic_reach", p, lambda: _reach_and_finds(st, p))
-    value += _fade(ahead, "reach") * REACH_VALUE * depth
-    value += _fade(ahead, "statues") * STATUE_POTENTIAL * _statue_tiers(st, net)
-    value += _fade(ahead, "buried") * BURIED_VALUE * finds
-    value += _fade(ahead, "workshops") * WORKSHOP_ACCESS * len(workshop_kinds_touched(st, p))
+    value += _fade(ahead, "reach") * w.reach * depth
+    value += _fade(ahead, "statues") * w.statue * _statue_tiers(st, net)
+    value += _fade(ahead, "buried") * w.buried * finds
+    value += _fade(ahead, "workshops") * w.workshop * len(workshop_kinds_touched(st, p))
     return value
 
 

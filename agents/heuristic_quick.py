@@ -21,7 +21,7 @@ from mk_env.mountain_king.rules.state import GameState
 from mk_env.mountain_king.rules.vocabulary import Phase
 
 from .heuristic_candidates import distinct_uses, split_blocks, top_digs
-from .heuristic_eval import (DIG_POTENTIAL, RESOURCE_VALUE, WORKSHOP_ACCESS, best_affordable_honour, evaluate,
+from .heuristic_eval import (best_affordable_honour, evaluate, weights,
                              workshop_kinds_touched)
 from .payment_choice import choose_token
 
@@ -79,7 +79,7 @@ def _quick_pick(st: GameState, p: int, ph: int, by: dict[str, list[int]]) -> tup
         spell = Q.spell_being_cast(st)
 
         def worth(k: int) -> float:
-            return sum(RESOURCE_VALUE[RESOURCES.index(r)] * n for r, n in spell.params["options"][k].items())
+            return sum(weights().resource[RESOURCES.index(r)] * n for r, n in spell.params["options"][k].items())
         return "spell_option", max(by["spell_option"], key=worth)
     if ph == SPELL_SMOOT:
         if Q.spell_being_cast(st).effect == "ascension":  # give up the Level-2 troll of least worth
@@ -166,7 +166,8 @@ def _resource_worth(st: GameState, have: np.ndarray) -> float:
     """What a bundle of resources is worth to its owner: its use (the potential's resource terms at
     full weight) plus the sets it would score."""
     game = st.game
-    return (float(RESOURCE_VALUE @ have) + DIG_POTENTIAL * best_affordable_honour(st, have)
+    w = weights()
+    return (float(w.resource_values @ have) + w.dig_potential * best_affordable_honour(st, have)
             + best_leftover_sets(have, game.set_size, game.trade_rate))
 
 
@@ -189,7 +190,7 @@ def establish_worth(st: GameState, p: int, w: int) -> float:
             gain = _resource_worth(st, have - give + got) - base
         best = max(best, gain)
     new = NEW_KIND_WORTH if w not in workshop_kinds_touched(st, p) else 0.0
-    return best + new + WORKSHOP_ACCESS
+    return best + new + weights().workshop
 
 
 def best_workshop_use(st: GameState, p: int) -> int:
