@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Iterator
 
 import numpy as np
@@ -48,7 +48,6 @@ HORIZON = {"resources": 3.0, "trolls": 5.0, "pedestals": 2.0, "reach": 4.0, "sta
            "workshops": 3.0}
 
 
-
 @dataclass(frozen=True)
 class Weights:
     """The evaluation's weights (defaults: the constants above). A seat of a varied table plays with its own
@@ -65,20 +64,24 @@ class Weights:
     buried: float = BURIED_VALUE
     workshop: float = WORKSHOP_ACCESS
     held_token: float = HELD_TOKEN
+    #: :attr:`resource` as a read-only array, the one the evaluation multiplies (made once)
+    resource_values: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         values = np.asarray(self.resource, dtype=float)
         values.flags.writeable = False
-        object.__setattr__(self, "resource_values", values)  # the array the evaluation multiplies, made once
+        object.__setattr__(self, "resource_values", values)
 
     def jittered(self, spread: float, rng: np.random.Generator) -> "Weights":
         """Each weight (each resource's value apart) times a factor drawn uniformly in ``[1 - spread, 1 +
         spread]``; ``0 <= spread < 1``."""
         if not 0.0 <= spread < 1.0:
             raise ValueError(f"a weight spread must be in [0, 1), got {spread!r}")
-        factor = lambda n: rng.uniform(1.0 - spread, 1.0 + spread, size=n)  # noqa: E731
-        changes = {f.name: float(getattr(self, f.name) * factor(1)[0]) for f in fields(self) if f.name != "resource"}
-        return replace(self, resource=tuple((self.resource_values * factor(len(self.resource))).tolist()), **changes)
+        scalars = [f.name for f in fields(self) if f.init and f.name != "resource"]
+        factors = rng.uniform(1.0 - spread, 1.0 + spread, size=len(scalars) + len(self.resource))
+        changes = {name: float(getattr(self, name) * k) for name, k in zip(scalars, factors)}
+        resource = tuple((self.resource_values * factors[len(scalars):]).tolist())
+        return replace(self, resource=resource, **changes)
 
 
 DEFAULT_WEIGHTS = Weights()
