@@ -17,8 +17,6 @@ import argparse
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-import numpy as np
-
 from mk_env.mountain_king.rules import economy as eco
 from mk_env.mountain_king.rules import setup
 from mk_env.mountain_king.rules.content import RESOURCES
@@ -50,14 +48,6 @@ def _play(job: dict[str, Any]) -> dict[str, Any]:
     return balance_game(job, {})
 
 
-def honour_gap(games: list[dict[str, Any]]) -> tuple[float, float]:
-    """The third seat's final honour minus the mean of the others', averaged over ``games``, with the
-    half-width of its 95% normal interval."""
-    honour = np.array([[s["total"] for s in g["scores"]] for g in games], dtype=float)
-    gap = honour[:, THIRD] - np.delete(honour, THIRD, axis=1).mean(axis=1)
-    return float(gap.mean()), float(1.96 * gap.std(ddof=1) / np.sqrt(len(gap))) if len(gap) > 1 else 0.0
-
-
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=200)
@@ -72,12 +62,11 @@ def main() -> None:
     print(f"{PLAYERS} players, {a.games} games, mk-env balance schedule seed {a.seed}, heuristic self-play, "
           f"gates drawn; {rule}")
     r = report(games, PLAYERS, 0.05)
-    for seat, s in r["per_seat"].items():
-        lo, hi = s["win_rate_ci95"]
-        print(f"seat {seat}: wins {100 * s['win_rate']:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}), "
-              f"honour {s['mean_honour']:.1f}")
-    gap, half = honour_gap(games)
-    print(f"third seat's honour minus the others' mean: {gap:+.2f} +- {half:.2f}")
+    for seat, row in r["per_seat"].items():
+        lo, hi = row["win_rate_ci95"]
+        m_lo, m_hi = row["honour_margin_ci95"]
+        print(f"seat {seat}: wins {100 * row['win_rate']:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}), honour "
+              f"{row['mean_honour']:.1f}, margin over the others {row['honour_margin']:+.2f} +- {(m_hi - m_lo) / 2:.2f}")
     print(r["verdict"])
 
 

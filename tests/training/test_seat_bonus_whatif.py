@@ -1,5 +1,5 @@
 """benchmarks/seat_bonus_whatif.py: the counterfactual bonus reaches only the third seat of 3 and only in its
-setup, the printed rule is restored, and the honour gap is the third seat's honour minus the others' mean."""
+setup, and the printed rule is restored."""
 
 from __future__ import annotations
 
@@ -46,10 +46,3 @@ def test_only_the_third_seat_of_three_gains_its_unseen_troll(whatif, players) ->
         expected[whatif.THIRD] += unseen[whatif.THIRD]
     assert patched == expected
     assert _after_setup(players, 7)[0] == printed  # the printed rule is back
-
-
-def test_the_honour_gap_is_the_third_seats_honour_minus_the_others_mean(whatif) -> None:
-    games = [{"scores": [{"total": a}, {"total": b}, {"total": c}]} for a, b, c in ((10, 20, 12), (30, 10, 16))]
-    gap, half = whatif.honour_gap(games)
-    assert gap == pytest.approx(((12 - 15) + (16 - 20)) / 2)
-    assert half == pytest.approx(1.96 * np.std([-3, -4], ddof=1) / np.sqrt(2))
