@@ -66,7 +66,8 @@ def main() -> None:
         lo, hi = row["win_rate_ci95"]
         m_lo, m_hi = row["honour_margin_ci95"]
         print(f"seat {seat}: wins {100 * row['win_rate']:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}), honour "
-              f"{row['mean_honour']:.1f}, margin over the others {row['honour_margin']:+.2f} +- {(m_hi - m_lo) / 2:.2f}")
+              f"{row['mean_honour']:.1f}, margin over the others {row['honour_margin']:+.2f} "
+              f"+- {(m_hi - m_lo) / 2:.2f}")
     print(r["verdict"])
 
 
