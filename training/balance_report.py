@@ -1,6 +1,7 @@
 """The report of ``mk-env balance`` (:mod:`training.balance`): per seat and per start point, the win rate
 (ties split) with a 95% Wilson interval against the fair share ``1/n``, flagged beyond a threshold, and
-one verdict; the book's facts; the views that explain the verdict (each seat on each start point, each
+one verdict, beside the honour margin over the other seats (a finer measure, not read by the verdict); the
+book's facts; the views that explain the verdict (each seat on each start point, each
 seat's honour by category, each seat's win rate by who triggered the end); and the same in words and
 as a rich table for the command line. Reads only the records of balance games.
 """
@@ -44,7 +45,8 @@ def _rates(results: Any, fair: float, threshold: float) -> dict[str, Any]:
 def report(games: list[dict[str, Any]], players: int, threshold: float = DEFAULT_THRESHOLD) -> dict[str, Any]:
     """The balance of ``games`` (records of :func:`balance_game`): per seat and per start point, win rate
     (ties split) with a 95% Wilson interval, its distance from ``1/players`` and a flag beyond
-    ``threshold``, mean honour; the book's facts; the verdict."""
+    ``threshold``, mean honour and the honour margin over the other seats (:func:`_margin`); the book's facts;
+    the verdict."""
     fair = 1.0 / players
     groups: dict[str, dict[int, list[float]]] = {"per_seat": {}, "per_start_point": {}}
     for g in games:
