@@ -24,10 +24,10 @@ from typing import Any
 import numpy as np
 
 from agents import make_agent
-from training.balance import DrawnGate
-from training.play import make_game, run_game
 from mk_env.mountain_king.rules.digging import dig_geometry
 from mk_env.mountain_king.rules.vocabulary import SquareKind
+from training.balance import DrawnGate
+from training.play import make_game, run_game
 from training.ratings import win_shares
 
 #: own turns at whose start the tunnel honour is reported
