@@ -1,9 +1,9 @@
 """The report of ``mk-env balance`` (:mod:`training.balance`): per seat and per start point, the win rate
 (ties split) with a 95% Wilson interval against the fair share ``1/n``, flagged beyond a threshold, and
 one verdict, beside the honour margin over the other seats (a finer measure, not read by the verdict); the
-book's facts; the views that explain the verdict (each seat on each start point, each
-seat's honour by category, each seat's win rate by who triggered the end); and the same in words and
-as a rich table for the command line. Reads only the records of balance games.
+book's facts; the views that explain the verdict (each seat on each start point, with its honour margin
+there by category; each seat's honour by category; each seat's win rate by who triggered the end); and the
+same in words and as a rich table for the command line. Reads only the records of balance games.
 """
 
 from __future__ import annotations
@@ -64,6 +64,7 @@ def report(games: list[dict[str, Any]], players: int, threshold: float = DEFAULT
     if players == 2:
         out["per_start_pair"] = start_pairs(games, threshold)
     out["per_seat_and_start_point"] = seat_on_start_point(games, fair, threshold)
+    out["seat_point_margins"] = seat_point_margins(games)
     out["seat_honour"] = seat_honour(games, players)
     out["per_trigger_and_seat"] = seat_given_trigger(games, fair, threshold)
     out["book"] = book_facts(games, fair, threshold)
@@ -100,6 +101,26 @@ def seat_on_start_point(games: list[dict[str, Any]], fair: float, threshold: flo
     the verdict reads seats and start points only."""
     return _rates((((p, int(g["start_points"][p])), share) for g in games for p, share in enumerate(win_shares(g))),
                   fair, threshold)
+
+
+def seat_point_margins(games: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Each seat on each start point (``"seat-point"``): its mean honour margin by scoring category (its
+    honour in the category minus the other seats' mean in the same game; ``total`` the whole score): on
+    which points, and in what, a seat loses. Shown to explain; the verdict reads seats and start points only."""
+    sums: dict[tuple[int, int], dict[str, float]] = {}
+    counts: dict[tuple[int, int], int] = {}
+    for g in games:
+        scores = g["scores"]
+        rest = len(scores) - 1
+        for p, own in enumerate(scores):
+            key = (p, int(g["start_points"][p]))
+            counts[key] = counts.get(key, 0) + 1
+            row = sums.setdefault(key, {})
+            for category, value in own.items():
+                others = sum(s[category] for q, s in enumerate(scores) if q != p) / rest
+                row[category] = row.get(category, 0.0) + value - others
+    return {f"{p}-{point}": {category: total / counts[(p, point)] for category, total in row.items()}
+            for (p, point), row in sorted(sums.items())}
 
 
 def seat_given_trigger(games: list[dict[str, Any]], fair: float, threshold: float) -> dict[str, Any]:
@@ -191,11 +212,14 @@ def _margin_text(row: dict[str, Any]) -> str:
 
 
 def seat_lines(result: dict[str, Any]) -> list[str]:
-    """Per seat, in words: its win rate on each start point, and where its honour comes from."""
+    """Per seat, in words: its win rate and honour margin on each start point (with the categories it is
+    won or lost in), and where its honour comes from."""
     by_point: dict[str, list[str]] = {}
+    margins = result.get("seat_point_margins", {})
     for key, r in result.get("per_seat_and_start_point", {}).items():
         seat, point = key.split("-")
-        by_point.setdefault(seat, []).append(f"{point}: {_pct(r['win_rate'])} of {r['games']}")
+        by_point.setdefault(seat, []).append(f"{point}: {_pct(r['win_rate'])} of {r['games']}"
+                                             f"{_point_margin_text(margins.get(key))}")
     lines = []
     for seat, honour in result.get("seat_honour", {}).items():
         parts = [f"{k.replace('_', ' ')} {v:.1f}" for k, v in honour.items() if k not in ("total", "first_to_fill")]
@@ -203,6 +227,16 @@ def seat_lines(result: dict[str, Any]) -> list[str]:
                      f"{honour.get('total', 0.0):.1f} ({', '.join(parts)}); filled its trollsmoot first in "
                      f"{_pct(honour.get('first_to_fill', 0.0))} of games")
     return lines
+
+
+def _point_margin_text(margin: dict[str, float] | None) -> str:
+    """`` (-6.8 honour: tunnels -4.0, statues -3.9)``: a seat's margin on a point and the (at most two)
+    categories that make a whole honour or more of it; nothing for reports written before the field."""
+    if not margin:
+        return ""
+    big = sorted(((abs(v), k) for k, v in margin.items() if k != "total" and abs(v) >= 1.0), reverse=True)[:2]
+    detail = "".join(f", {k.replace('_', ' ')} {margin[k]:+.1f}" for _, k in big)
+    return f" ({margin.get('total', 0.0):+.1f} honour{':' + detail[1:] if detail else ''})"
 
 
 def trigger_lines(result: dict[str, Any]) -> list[str]:

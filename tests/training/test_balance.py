@@ -109,8 +109,29 @@ def test_each_seat_on_each_start_point_and_where_its_honour_comes_from():
     assert honour["0"]["first_to_fill"] == pytest.approx(2 / 3) and honour["1"]["first_to_fill"] == pytest.approx(1 / 3)
     assert out["fair"] is False  # the verdict still reads seats and start points only
     lines = bal.seat_lines(out)
-    assert lines[0].startswith("seat 0: on start point 0: 100.0% of 2, 1: 0.0% of 1; honour 113.3 (leftover sets 0.0)")
+    assert lines[0].startswith("seat 0: on start point 0: 100.0% of 2 (+20.0 honour), 1: 0.0% of 1 (+0.0 honour); "
+                               "honour 113.3 (leftover sets 0.0)")
     assert lines[0].endswith("filled its trollsmoot first in 66.7% of games")
+
+
+def test_each_seats_margin_on_each_start_point_by_category():
+    # 3 players, two games: seat 2 sits on point 0 in both and trails in tunnels and statues
+    def scored(tunnels: list[int], statues: list[int], starts: list[int]) -> dict:
+        g = record([0, 1, 2], starts)
+        g["scores"] = [{"tunnels": t, "statues": s, "leftover_sets": 0, "total": t + s}
+                       for t, s in zip(tunnels, statues)]
+        return g
+    games = [scored([50, 48, 44], [30, 34, 28], [1, 2, 0]), scored([46, 50, 42], [36, 30, 31], [2, 1, 0])]
+    margins = bal.report(games, 3)["seat_point_margins"]
+    assert set(margins) == {"0-1", "0-2", "1-2", "1-1", "2-0"}
+    third = margins["2-0"]  # tunnels: 44 - 49 and 42 - 48; statues: 28 - 32 and 31 - 33
+    assert third["tunnels"] == pytest.approx(-5.5) and third["statues"] == pytest.approx(-3.0)
+    assert third["total"] == pytest.approx(-8.5)
+    assert margins["0-1"] == {"tunnels": 4.0, "statues": -1.0, "leftover_sets": 0.0, "total": 3.0}  # 50-46, 30-31
+    lines = bal.seat_lines(bal.report(games, 3))
+    assert lines[2].startswith("seat 2: on start point 0: 0.0% of 2 (-8.5 honour: tunnels -5.5, statues -3.0); ")
+    # the two largest categories of a whole honour or more, largest first; leftover sets (0.0) left out
+    assert "on start point 1: 100.0% of 1 (+3.0 honour: tunnels +4.0, statues -1.0), 2:" in lines[0]
 
 
 def test_the_first_capper_is_the_seat_that_took_the_first_coronation_token():
