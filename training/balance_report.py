@@ -235,8 +235,9 @@ def _point_margin_text(margin: dict[str, float] | None) -> str:
     if not margin:
         return ""
     big = sorted(((abs(v), k) for k, v in margin.items() if k != "total" and abs(v) >= 1.0), reverse=True)[:2]
-    detail = "".join(f", {k.replace('_', ' ')} {margin[k]:+.1f}" for _, k in big)
-    return f" ({margin.get('total', 0.0):+.1f} honour{':' + detail[1:] if detail else ''})"
+    parts = [f"{k.replace('_', ' ')} {margin[k]:+.1f}" for _, k in big]
+    detail = f": {', '.join(parts)}" if parts else ""
+    return f" ({margin.get('total', 0.0):+.1f} honour{detail})"
 
 
 def trigger_lines(result: dict[str, Any]) -> list[str]:
