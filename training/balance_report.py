@@ -52,7 +52,7 @@ def report(games: list[dict[str, Any]], players: int, threshold: float = DEFAULT
     for g in games:
         honour = [float(s["total"]) for s in g["scores"]]
         for p, share in enumerate(win_shares(g)):
-            margin = honour[p] - (sum(honour) - honour[p]) / (len(honour) - 1)
+            margin = _over_others(honour, p)
             for kind, key in (("per_seat", p), ("per_start_point", g["start_points"][p])):
                 tally = groups[kind].setdefault(int(key), [0, 0.0, 0.0, 0.0, 0.0])
                 for i, x in enumerate((1, share, honour[p], margin, margin * margin)):
@@ -72,6 +72,11 @@ def report(games: list[dict[str, Any]], players: int, threshold: float = DEFAULT
     out["fair"] = bool(games) and not flagged
     out["verdict"] = verdict(out, flagged)
     return out
+
+
+def _over_others(values: list[float], p: int) -> float:
+    """Seat ``p``'s value minus the mean of the other seats' in the same game (an honour margin)."""
+    return values[p] - (sum(values) - values[p]) / (len(values) - 1)
 
 
 def _margin(n: int, total: float, squares: float) -> dict[str, Any]:
@@ -111,14 +116,13 @@ def seat_point_margins(games: list[dict[str, Any]]) -> dict[str, dict[str, float
     counts: dict[tuple[int, int], int] = {}
     for g in games:
         scores = g["scores"]
-        rest = len(scores) - 1
-        for p, own in enumerate(scores):
+        by_category = {category: [s[category] for s in scores] for category in scores[0]}
+        for p in range(len(scores)):
             key = (p, int(g["start_points"][p]))
             counts[key] = counts.get(key, 0) + 1
             row = sums.setdefault(key, {})
-            for category, value in own.items():
-                others = sum(s[category] for q, s in enumerate(scores) if q != p) / rest
-                row[category] = row.get(category, 0.0) + value - others
+            for category, values in by_category.items():
+                row[category] = row.get(category, 0.0) + _over_others(values, p)
     return {f"{p}-{point}": {category: total / counts[(p, point)] for category, total in row.items()}
             for (p, point), row in sorted(sums.items())}
 
