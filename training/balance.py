@@ -43,7 +43,7 @@ from agents import make_agent
 from mk_env.mountain_king.rules.economy import owned
 
 from . import cli
-from .balance_report import DEFAULT_THRESHOLD, book_lines, report, seat_lines, table, trigger_lines
+from .balance_report import DEFAULT_THRESHOLD, book_lines, pair_lines, report, seat_lines, table, trigger_lines
 from .play import make_game, parse_agents, run_game
 from .tournament import _check_config, play_into, start_points
 from .tournament_schedule import schedule
@@ -195,7 +195,7 @@ def _cmd(args: argparse.Namespace) -> int:
         return 0
     console = Console(width=None if sys.stdout.isatty() else 120)
     console.print(table(result))
-    for line in seat_lines(result) + trigger_lines(result) + book_lines(result):
+    for line in seat_lines(result) + pair_lines(result) + trigger_lines(result) + book_lines(result):
         console.print(Text(line))
     console.print(Text(result["verdict"]))
     console.print(Text(f"report: {Path(args.out) / 'balance.json'}"))

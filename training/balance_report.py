@@ -2,8 +2,9 @@
 (ties split) with a 95% Wilson interval against the fair share ``1/n``, flagged beyond a threshold, and
 one verdict, beside the honour margin over the other seats (a finer measure, not read by the verdict); the
 book's facts; the views that explain the verdict (each seat on each start point, with its honour margin
-there by category; each seat's honour by category; each seat's win rate by who triggered the end); and the
-same in words and as a rich table for the command line. Reads only the records of balance games.
+there by category; each seat against each other seat; each seat's honour by category; each seat's win rate
+by who triggered the end); and the same in words and as a rich table for the command line. Reads only the
+records of balance games.
 """
 
 from __future__ import annotations
@@ -63,6 +64,8 @@ def report(games: list[dict[str, Any]], players: int, threshold: float = DEFAULT
                      for k, (n, w, h, m, m2) in sorted(tallies.items())}
     if players == 2:
         out["per_start_pair"] = start_pairs(games, threshold)
+    else:
+        out["per_seat_pair"] = seat_pairs(games, threshold)
     out["per_seat_and_start_point"] = seat_on_start_point(games, fair, threshold)
     out["seat_point_margins"] = seat_point_margins(games)
     out["seat_honour"] = seat_honour(games, players)
@@ -86,7 +89,8 @@ def _margin(n: int, total: float, squares: float) -> dict[str, Any]:
     mean = total / n
     var = max(0.0, (squares - n * mean * mean) / (n - 1)) if n > 1 else 0.0
     half = 1.96 * math.sqrt(var / n)
-    return {"honour_margin": mean, "honour_margin_ci95": [mean - half, mean + half]}
+    return {"honour_margin": mean, "honour_margin_ci95": [mean - half, mean + half],
+            "honour_margin_sd": math.sqrt(var)}
 
 
 def start_pairs(games: list[dict[str, Any]], threshold: float) -> dict[str, Any]:
@@ -98,6 +102,19 @@ def start_pairs(games: list[dict[str, Any]], threshold: float) -> dict[str, Any]
         share = win_shares(g)
         return ((a, b), share[0]) if a < b else ((b, a), share[1])
     return _rates((pair(g) for g in games), 0.5, threshold)
+
+
+def seat_pairs(games: list[dict[str, Any]], threshold: float) -> dict[str, Any]:
+    """At 3 or more players, each pair of seats ("a-b", a < b): how often seat ``a`` finished ahead of seat
+    ``b`` (by final rank, a tie counts a half) against an even 50%, with its interval. Beside the honour
+    margin's spread it tells a weaker seat (behind each other seat) from one that wins less although it
+    is even with each other seat, because the others' results spread wider than its own (two seats racing
+    each other: one of them often ends far ahead). Shown to explain; the verdict reads seats and start
+    points only."""
+    def ahead(ranks: list[int], a: int, b: int) -> float:
+        return 1.0 if ranks[a] < ranks[b] else 0.5 if ranks[a] == ranks[b] else 0.0
+    return _rates((((a, b), ahead(g["ranks"], a, b)) for g in games for a in range(len(g["ranks"]))
+                   for b in range(a + 1, len(g["ranks"]))), 0.5, threshold)
 
 
 def seat_on_start_point(games: list[dict[str, Any]], fair: float, threshold: float) -> dict[str, Any]:
@@ -242,6 +259,33 @@ def _point_margin_text(margin: dict[str, float] | None) -> str:
     parts = [f"{k.replace('_', ' ')} {margin[k]:+.1f}" for _, k in big]
     detail = f": {', '.join(parts)}" if parts else ""
     return f" ({margin.get('total', 0.0):+.1f} honour{detail})"
+
+
+def pair_lines(result: dict[str, Any]) -> list[str]:
+    """Per seat, in words: how often it finished ahead of each other seat, and the spread (standard
+    deviation) of its honour margin beside the other seats'; nothing at 2 players or for reports written
+    before the fields."""
+    pairs = result.get("per_seat_pair", {})
+    spread = {k: r["honour_margin_sd"] for k, r in result["per_seat"].items() if "honour_margin_sd" in r}
+    if not pairs or len(spread) != len(result["per_seat"]):
+        return []
+    lines = []
+    for seat in result["per_seat"]:
+        parts = [_ahead_text(pairs, seat, other) for other in result["per_seat"] if other != seat]
+        others = ", ".join(f"{spread[k]:.1f}" for k in spread if k != seat)
+        lines.append(f"seat {seat} finished ahead of {', '.join(parts)}; its honour margin spreads "
+                     f"{spread[seat]:.1f} (sd; the others' {others})")
+    return lines
+
+
+def _ahead_text(pairs: dict[str, Any], seat: str, other: str) -> str:
+    """``seat 1 in 49.6% (CI 46.5%-52.7%) of 1000``, from whichever way round the pair is keyed."""
+    r = pairs[f"{seat}-{other}"] if int(seat) < int(other) else pairs[f"{other}-{seat}"]
+    rate, (lo, hi) = r["win_rate"], r["win_rate_ci95"]
+    if int(seat) > int(other):
+        rate, lo, hi = 1.0 - rate, 1.0 - hi, 1.0 - lo
+    flag = " (uneven)" if r["flagged"] else ""
+    return f"seat {other} in {_pct(rate)} (CI {_pct(lo)}-{_pct(hi)}) of {r['games']}{flag}"
 
 
 def trigger_lines(result: dict[str, Any]) -> list[str]:

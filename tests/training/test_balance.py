@@ -134,6 +134,32 @@ def test_each_seats_margin_on_each_start_point_by_category():
     assert "on start point 1: 100.0% of 1 (+3.0 honour: tunnels +4.0, statues -1.0), 2:" in lines[0]
 
 
+def test_a_seat_even_with_each_other_seat_can_still_win_less():
+    # seats 0 and 1 race: each wins one game far ahead and ends last in the other; seat 2 is second in both
+    # and a third game has seats 1 and 2 tied for first
+    games = [record([0, 2, 1], [0, 1, 2], totals=[130, 70, 100]), record([2, 0, 1], [0, 1, 2], totals=[70, 130, 100]),
+             record([2, 0, 0], [0, 1, 2], totals=[90, 105, 105])]
+    out = bal.report(games, 3)
+    pairs = out["per_seat_pair"]
+    assert set(pairs) == {"0-1", "0-2", "1-2"}
+    assert pairs["0-2"]["win_rate"] == pytest.approx(1 / 3) and pairs["0-2"]["games"] == 3
+    assert pairs["1-2"]["win_rate"] == pytest.approx(1.5 / 3)  # the tie counts a half
+    assert pairs["0-1"]["win_rate"] == pytest.approx(1 / 3) and pairs["0-1"]["flagged"]  # 17 points off 50%
+    assert out["per_seat"]["2"]["win_rate"] == pytest.approx(0.5 / 3)  # even with seat 1, yet rarely first
+    spreads = [out["per_seat"][str(p)]["honour_margin_sd"] for p in range(3)]
+    margins2 = [100 - 100, 100 - 100, 105 - 97.5]
+    mean2 = sum(margins2) / 3
+    assert spreads[2] == pytest.approx((sum((m - mean2) ** 2 for m in margins2) / 2) ** 0.5)
+    assert spreads[2] < spreads[0] and spreads[2] < spreads[1]
+    lines = bal.pair_lines(out)
+    assert lines[2].startswith("seat 2 finished ahead of seat 0 in 66.7% (CI ")  # 1 - the 0-2 pair's rate
+    assert "seat 1 in 50.0% (CI " in lines[2] and lines[2].endswith(
+        f"its honour margin spreads {spreads[2]:.1f} (sd; the others' {spreads[0]:.1f}, {spreads[1]:.1f})")
+    assert "per_seat_pair" not in bal.report([record([0, 1], [0, 1])], 2)  # 2 players: the seat rows say it
+    assert bal.pair_lines(bal.report([record([0, 1], [0, 1])], 2)) == []
+    assert "0-1" not in out["verdict"] and "(uneven)" in lines[0]  # an uneven pair is named, not a verdict
+
+
 def test_the_first_capper_is_the_seat_that_took_the_first_coronation_token():
     game = Game(2)
     actions: list[int] = []
