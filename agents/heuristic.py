@@ -9,7 +9,7 @@ the same scale as the end. The spells that only *enable* a later step of the tur
 bribes in any resources, Clear Passage's free rubble, Master's Key's second workshop) are followed
 through that step: their value is what the step gains with them over what it gains without. Ties go
 to a fixed preference (pass first, then the lowest action number): the agent is deterministic given
-the determinized state.
+the determinized state (``heuristic:ties=random`` draws them from the game's generator instead).
 
 The same pieces (:func:`candidates`, :func:`lookahead_values`, :func:`settle`, :func:`evaluate`,
 :func:`quick_action`, :func:`best_action`) are the prior, rollout policy and leaf evaluation of
@@ -97,13 +97,14 @@ def best_step2(st: GameState, p: int) -> float:
     return float(lookahead_values(c, p, cands).max())
 
 
-def best_action(st: GameState, p: int, rng: np.random.Generator | None = None) -> int:
+def best_action(st: GameState, p: int, rng: np.random.Generator | None = None, random_ties: bool = False) -> int:
     """The heuristic's choice on a (determinized) state: one-ply lookahead over candidates, ties to the
-    fixed preference (``rng`` is not used: the choice is a function of the state)."""
-    cands = candidates(st, p)
+    fixed preference (the choice is a function of the state), or with ``random_ties`` drawn from ``rng``."""
+    tie_rng = rng if random_ties else None
+    cands = candidates(st, p, tie_rng)
     if len(cands) == 1:
         return cands[0]
-    return preferred(st.game.layout, cands, lookahead_values(st, p, cands))
+    return preferred(st.game.layout, cands, lookahead_values(st, p, cands), rng=tie_rng)
 
 
 # ================================================================================================
@@ -116,17 +117,27 @@ class HeuristicAgent(BaseAgent):
     ``jitter`` > 0 (spec ``heuristic:jitter=0.3``; this game's evaluation only) makes each game's player
     its own: on its first decision of a game it draws its evaluation's weights, each the default times a
     factor in ``[1 - jitter, 1 + jitter]`` (:meth:`Weights.jittered`), from the generator the game hands it,
-    so a game replays alike from its seed; a table of such players is varied rather than identical."""
+    so a game replays alike from its seed; a table of such players is varied rather than identical.
+
+    ``ties="random"`` (spec ``heuristic:ties=random``; this game's evaluation only) breaks ties between
+    equally valued decisions, and between tunnel placements of equal static score, at random from that
+    generator instead of by the fixed preference (the lower action number), which on a symmetric board
+    leans every seat the same way; the two options combine (``heuristic:jitter=0.3&ties=random``)."""
 
     name = "heuristic"
+    TIES = ("first", "random")
 
-    def __init__(self, jitter: float = 0.0) -> None:
+    def __init__(self, jitter: float = 0.0, ties: str = "first") -> None:
         if not 0.0 <= jitter < 1.0:
             raise ValueError(f"heuristic jitter must be in [0, 1), got {jitter!r}")
+        if ties not in self.TIES:
+            raise ValueError(f"heuristic ties must be one of {', '.join(self.TIES)}, got {ties!r}")
         self.jitter = float(jitter)
+        self.random_ties = ties == "random"
         self.weights: Weights | None = None  # this game's weights, drawn on its first decision
-        if self.jitter:
-            self.name = f"heuristic:jitter={self.jitter:g}"
+        options = ([f"jitter={self.jitter:g}"] if self.jitter else []) + (["ties=random"] if self.random_ties else [])
+        if options:
+            self.name = f"heuristic:{'&'.join(options)}"
 
     def reset(self, seat: int, num_players: int) -> None:
         super().reset(seat, num_players)
@@ -137,27 +148,34 @@ class HeuristicAgent(BaseAgent):
         if len(legal) == 1:
             return int(legal[0])
         evaluation = evaluation_of(view.game)
-        if not self.jitter:
+        if not (self.jitter or self.random_ties):
             return evaluation.best_action(view.determinize(rng), view.seat, rng)
         if evaluation.__name__ != __name__:
-            raise ValueError(f"heuristic:jitter=... varies In the Hall of the Mountain King's evaluation only; "
-                             f"this game's is {evaluation.__name__}: use plain 'heuristic'")
-        if self.weights is None:
+            raise ValueError(f"heuristic:{self.name.partition(':')[2]} changes In the Hall of the Mountain "
+                             f"King's evaluation only; this game's is {evaluation.__name__}: use plain 'heuristic'")
+        if self.jitter and self.weights is None:
             self.weights = DEFAULT_WEIGHTS.jittered(self.jitter, np.random.default_rng(rng.integers(2**63)))
-        with using(self.weights):
-            return evaluation.best_action(view.determinize(rng), view.seat, rng)
+        with using(self.weights or DEFAULT_WEIGHTS):
+            return best_action(view.determinize(rng), view.seat, rng, random_ties=self.random_ties)
 
 
 def from_spec(arg: str) -> HeuristicAgent:
-    """The ``heuristic`` spec: no argument, or ``jitter=X`` (``0 <= X < 1``) for a player of a varied table."""
+    """The ``heuristic`` spec: no argument, or options joined by ``&``: ``jitter=X`` (``0 <= X < 1``) for a
+    player of a varied table, ``ties=random`` for ties broken at random."""
     if not arg:
         return HeuristicAgent()
-    name, eq, value = arg.partition("=")
+    options: dict[str, str] = {}
+    for part in arg.split("&"):
+        name, eq, value = part.partition("=")
+        if name not in ("jitter", "ties") or not eq or name in options:
+            options = {}
+            break
+        options[name] = value
     try:
-        if name != "jitter" or not eq:
+        if not options:
             raise ValueError
-        return HeuristicAgent(float(value))
+        return HeuristicAgent(float(options.get("jitter", 0.0)), options.get("ties", "first"))
     except ValueError:
-        raise ValueError(f"agent spec 'heuristic:{arg}': the one option is jitter=X, each evaluation weight "
-                         f"drawn per game in [1 - X, 1 + X] times its default, 0 <= X < 1 "
-                         f"(heuristic:jitter=0.3)") from None
+        raise ValueError(f"agent spec 'heuristic:{arg}': the options are jitter=X, each evaluation weight drawn "
+                         f"per game in [1 - X, 1 + X] times its default, 0 <= X < 1 (heuristic:jitter=0.3), and "
+                         f"ties=random or ties=first, joined by '&' (heuristic:jitter=0.3&ties=random)") from None

@@ -1,6 +1,7 @@
 """The heuristic's candidate decisions: a short list worth a lookahead (never all ~1,500 trades nor all
 few hundred tunnel placements: placements are ranked by a cheap static score first), and the fixed
-preference that breaks ties between equally valued decisions (so the agent is reproducible)."""
+preference that breaks ties between equally valued decisions (so the agent is reproducible), or, given a
+generator, a tie-break at random (so the agent has no favourite direction on a symmetric board)."""
 
 from __future__ import annotations
 
@@ -35,16 +36,21 @@ def split_blocks(layout, legal: np.ndarray) -> dict[str, list[int]]:
     return out
 
 
-def preferred(layout, actions: list[int], values: np.ndarray, tolerance: float = 1e-9) -> int:
+def preferred(layout, actions: list[int], values: np.ndarray, tolerance: float = 1e-9,
+              rng: np.random.Generator | None = None) -> int:
     """The action of highest value; among those within ``tolerance`` of it, the first by
-    :data:`BLOCK_RANK` (1 for blocks it does not name), then by action number: deterministic."""
+    :data:`BLOCK_RANK` (1 for blocks it does not name), then by action number (deterministic), or, with
+    ``rng``, one drawn from those of the first rank."""
     top = float(values.max()) - tolerance
     tied = [a for a, v in zip(actions, values.tolist()) if v >= top]
-    return min(tied, key=lambda a: (BLOCK_RANK.get(layout.decode(a)[0], 1), a))
+    rank = min(BLOCK_RANK.get(layout.decode(a)[0], 1) for a in tied)
+    tied = [a for a in tied if BLOCK_RANK.get(layout.decode(a)[0], 1) == rank]
+    return int(tied[int(rng.integers(len(tied)))]) if rng is not None else min(tied)
 
 
-def candidates(st: GameState, p: int) -> list[int]:
-    """A short list of the decisions worth a lookahead, from the legal ones."""
+def candidates(st: GameState, p: int, rng: np.random.Generator | None = None) -> list[int]:
+    """A short list of the decisions worth a lookahead, from the legal ones (``rng``: tunnel placements of
+    equal static score cut at random, :func:`top_digs`)."""
     legal = st.legal_actions()
     if len(legal) <= 1:
         return [int(a) for a in legal]
@@ -55,7 +61,7 @@ def candidates(st: GameState, p: int) -> list[int]:
         if block == "trade":
             continue
         if block == "dig":
-            args = top_digs(st, p, args, MAX_DIGS)
+            args = top_digs(st, p, args, MAX_DIGS, rng)
         elif block == "workshop_use":
             args = distinct_uses(st, args)
         out += [layout.index(block, a) for a in args]
@@ -111,12 +117,14 @@ def useful_trades(st: GameState, p: int, args: list[int]) -> list[int]:
     return [arg for _, arg in ranked[:MAX_TRADES]]
 
 
-def top_digs(st: GameState, p: int, args: list[int], k: int) -> list[int]:
-    """The ``k`` tunnel placements with the best static score."""
+def top_digs(st: GameState, p: int, args: list[int], k: int, rng: np.random.Generator | None = None) -> list[int]:
+    """The ``k`` tunnel placements with the best static score; among equal scores the lower action number
+    first, or, with ``rng``, in random order."""
     if len(args) <= k:
         return args
     scores = dig_scores(st, p, np.asarray(args))
-    order = np.argsort(-scores, kind="stable")[:k]
+    order = (np.argsort(-scores, kind="stable") if rng is None  # equal up to float rounding: a tie
+             else np.lexsort((rng.random(len(scores)), -np.round(scores, 9))))[:k]
     return [int(args[i]) for i in order]
 
 

@@ -50,7 +50,8 @@ BUILTIN_AGENTS: tuple[AgentEntry, ...] = (
     AgentEntry("heuristic", "agents.heuristic:from_spec",
                "one-ply lookahead with a hand-written evaluation (each game its own: "
                "agents.evaluation); heuristic:jitter=0.3 draws each game's weights in 0.7-1.3 times their "
-               "defaults, for a varied table"),
+               "defaults, for a varied table; heuristic:ties=random breaks ties at random (options joined "
+               "by '&')"),
     AgentEntry("mcts", "agents.mcts:from_spec",
                "information-set MCTS over every player's decisions; mcts:N simulations (default 48) or "
                "mcts:Xs seconds per decision, options after '?': mcts:1s?workers=2&horizon=3"),

@@ -58,11 +58,14 @@ def test_jittered_weights_stay_within_the_spread_and_come_from_the_generator() -
         E.DEFAULT_WEIGHTS.jittered(1.0, np.random.default_rng(5))
 
 
-@pytest.mark.parametrize("spec, says", [("heuristic:jitter", "the one option is jitter=X"),
+@pytest.mark.parametrize("spec, says", [("heuristic:jitter", "the options are jitter=X"),
                                         ("heuristic:jitter=1.5", "0 <= X < 1"),
                                         ("heuristic:jitter=-0.1", "0 <= X < 1"),
-                                        ("heuristic:spread=0.3", "the one option is jitter=X"),
-                                        ("heuristic:0.3", "heuristic:jitter=0.3")])
+                                        ("heuristic:spread=0.3", "the options are jitter=X"),
+                                        ("heuristic:0.3", "heuristic:jitter=0.3"),
+                                        ("heuristic:ties=maybe", "ties=random or ties=first"),
+                                        ("heuristic:ties=random&ties=first", "joined by '&'"),
+                                        ("heuristic:jitter=0.3&", "joined by '&'")])
 def test_a_bad_heuristic_spec_says_what_is_allowed(spec, says) -> None:
     with pytest.raises(ValueError, match=says):
         make_agent(spec)
