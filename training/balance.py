@@ -9,10 +9,12 @@ player to fill a trollsmoot (to ``max_trolls``, the first coronation token) wins
 capping first as valuable if well timed), and what players hold at the end (resources, and the honour
 of their leftover sets: 1 in the rulebook's scoring example).
 
-Beside the verdict, three views explain it: each seat's win rate on each start point (a seat low on every
-point loses to its place in the turn order, not to its points), each seat's mean honour by scoring
-category with how often it filled its trollsmoot first, and each seat's win rate by which seat
-triggered the end (took the last coronation token).
+Beside the verdict, four views explain it: each seat's win rate on each start point (a seat low on every
+point loses to its place in the turn order, not to its points), each seat against each other seat (how
+often it finished ahead), each seat's mean honour by scoring category with how often it filled its
+trollsmoot first, and each seat's win rate by which seat triggered the end (took the last coronation token).
+
+``mk-env balance-summary REPORT...`` sets reports side by side: one markdown row per ``balance.json``.
 
 Schedule, workers and resuming are the tournament's (:mod:`training.tournament`): game ``i`` seats the
 agents and draws its seed as tournament game ``i`` does, each finished game is one line of
@@ -43,7 +45,8 @@ from agents import make_agent
 from mk_env.mountain_king.rules.economy import owned
 
 from . import cli
-from .balance_report import DEFAULT_THRESHOLD, book_lines, pair_lines, report, seat_lines, table, trigger_lines
+from .balance_report import (DEFAULT_THRESHOLD, book_lines, pair_lines, report, seat_lines, summary_row, summary_table,
+                             table, trigger_lines)
 from .play import make_game, parse_agents, run_game
 from .tournament import _check_config, play_into, start_points
 from .tournament_schedule import schedule
@@ -202,6 +205,31 @@ def _cmd(args: argparse.Namespace) -> int:
     return 0
 
 
+#: what a balance report must hold to be summarised
+REPORT_KEYS = ("config", "games", "per_seat", "per_start_point", "verdict")
+
+
+def read_report(path: str | os.PathLike) -> dict[str, Any]:
+    """A ``balance.json`` written by ``mk-env balance``; a clear ValueError for a file that is not JSON
+    or not such a report (a missing file is an OSError)."""
+    text = Path(path).read_text()
+    try:
+        result = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: not JSON ({e}); give the balance.json that mk-env balance writes") from None
+    missing = [k for k in REPORT_KEYS if not isinstance(result, dict) or k not in result]
+    if missing or result["config"].get("command") != "balance":
+        what = f"lacks {', '.join(missing)}" if missing else "its config is not a balance run's"
+        raise ValueError(f"{path}: not a balance report ({what}); give the balance.json that mk-env balance writes")
+    return result
+
+
+def _summary_cmd(args: argparse.Namespace) -> int:
+    results = [read_report(path) for path in args.reports]
+    print(json.dumps([summary_row(r) for r in results], indent=1) if args.json else summary_table(results))
+    return 0
+
+
 def threshold(text: str) -> float:
     """A win-rate difference flagged as unfair: a number between 0 and 1 (0.05: 5 points)."""
     x = cli.positive_float(text)
@@ -234,3 +262,11 @@ def register(subparsers) -> None:
                    help=f"output folder, resumable (default {DEFAULT_OUT})")
     p.add_argument("--json", action="store_true", help="print the report as JSON (for scripts)")
     p.set_defaults(func=_cmd)
+    s = subparsers.add_parser(
+        "balance-summary", help="balance reports side by side, one markdown row each",
+        description="Read balance reports (the balance.json of mk-env balance runs) and print one markdown "
+                    "table row per report: each seat's win rate (a flagged one with its interval), the start "
+                    "points' range, the lowest seat's honour margin and head-to-head rates, the verdict.")
+    s.add_argument("reports", nargs="+", help="balance.json files")
+    s.add_argument("--json", action="store_true", help="print the rows as JSON (for scripts)")
+    s.set_defaults(func=_summary_cmd)

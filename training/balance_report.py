@@ -309,3 +309,53 @@ def book_lines(result: dict[str, Any]) -> list[str]:
             f"{c['games']} games ({c['games_without']} without; {b['first_capped']['book']})",
             f"at the end a player holds {b['mean_resources_end']:.1f} resources on average; leftover sets "
             f"{b['mean_leftover_sets']:.1f} honour ({b['leftover_sets_book']})"]
+
+
+# ================================================================================================
+# many reports side by side (mk-env balance-summary)
+# ================================================================================================
+#: the columns of the summary table, in order
+SUMMARY_COLUMNS = ("table", "agents", "gates", "games", "seats, win %", "start points, win %",
+                   "lowest seat's honour margin", "lowest seat ahead of each other seat", "verdict")
+
+
+def _rate_text(row: dict[str, Any]) -> str:
+    """``35.5``, or ``**26.6** (24.7-28.5)`` when flagged: a win rate in a summary cell."""
+    if not row["flagged"]:
+        return f"{100 * row['win_rate']:.1f}"
+    lo, hi = row["win_rate_ci95"]
+    return f"**{100 * row['win_rate']:.1f}** ({100 * lo:.1f}-{100 * hi:.1f})"
+
+
+def summary_row(result: dict[str, Any]) -> dict[str, str]:
+    """One report (a ``balance.json``) in a line, by :data:`SUMMARY_COLUMNS`: each seat's win rate (a
+    flagged one with its interval), the start points' range and flagged ones, the honour margin and the
+    head-to-head rates of the seat that won least, and the verdict's first word."""
+    cfg, seats = result["config"], result["per_seat"]
+    points = [r["win_rate"] for r in result["per_start_point"].values()]
+    flagged_points = [f"{k}: {_rate_text(r)}" for k, r in result["per_start_point"].items() if r["flagged"]]
+    low = min(seats, key=lambda k: seats[k]["win_rate"])
+    pairs = result.get("per_seat_pair", {})
+    ahead = ([_ahead_text(pairs, low, other).split(" (CI")[0].replace(" in ", " ")
+              for other in seats if other != low] if pairs else [])
+    return {
+        "table": f"{cfg['players']}p {cfg['board_side']}",
+        "agents": ", ".join(cfg["agents"]),
+        "gates": cfg.get("gates", "drawn"),
+        "games": str(result["games"]),
+        "seats, win %": " / ".join(_rate_text(r) for r in seats.values()),
+        "start points, win %": f"{100 * min(points):.1f}-{100 * max(points):.1f}"
+                               + (f"; {', '.join(flagged_points)}" if flagged_points else ""),
+        "lowest seat's honour margin": f"seat {low}: {_margin_text(seats[low]) or '-'}",
+        "lowest seat ahead of each other seat": f"seat {low}: {', '.join(ahead)}" if ahead else "-",
+        "verdict": result["verdict"].split(":")[0],
+    }
+
+
+def summary_table(results: list[dict[str, Any]]) -> str:
+    """A markdown table of reports, one row each (:func:`summary_row`)."""
+    lines = ["| " + " | ".join(SUMMARY_COLUMNS) + " |", "|" + "---|" * len(SUMMARY_COLUMNS)]
+    for result in results:
+        row = summary_row(result)
+        lines.append("| " + " | ".join(row[c] for c in SUMMARY_COLUMNS) + " |")
+    return "\n".join(lines)

@@ -10,7 +10,7 @@ from mk_env.mountain_king.rules import Game
 from training import balance as bal
 from training.cli import main
 from training.play import run_game
-from training.ratings import win_shares
+from training.ratings import wilson_interval, win_shares
 
 
 def record(ranks: list[int], starts: list[int], totals: list[int] | None = None, capped: int | None = None,
@@ -273,3 +273,47 @@ def test_the_command_prints_the_table_and_json(tmp_path, capsys):
     assert main(["balance", "--players", "2", "--games", "2", "--out", str(out), "--json"]) == 0
     parsed = json.loads(capsys.readouterr().out)
     assert parsed["games"] == 2 and parsed["verdict"].split(":")[0] in ("FAIR", "UNFAIR")
+
+
+def test_the_summary_puts_each_report_in_one_row(tmp_path, capsys):
+    # 3 players, 30 games: seat 0 wins 14 (46.7%, flagged), seat 1 11 (36.7%), seat 2 5 (16.7%, flagged);
+    # seat 2 finishes ahead of seat 0 in the 5 it wins, of seat 1 in those and 4 more
+    games = ([record([0, 1, 2], [0, 1, 2], totals=[110, 100, 90])] * 10 + [record([0, 2, 1], [1, 2, 0])] * 4
+             + [record([1, 0, 2], [2, 0, 1])] * 11 + [record([2, 1, 0], [0, 1, 2], totals=[90, 95, 100])] * 5)
+    config = {"command": "balance", "agents": ["heuristic"], "players": 3, "board_side": "autumn", "gates": "drawn"}
+    result = {"config": config, **bal.report(games, 3)}
+    row = bal.summary_row(result)
+    assert row["table"] == "3p autumn" and row["games"] == "30" and row["verdict"] == "UNFAIR"
+    assert row["agents"] == "heuristic" and row["gates"] == "drawn"
+    ci = [wilson_interval(w, 30) for w in (14, 5)]
+    assert row["seats, win %"] == (f"**46.7** ({100 * ci[0][0]:.1f}-{100 * ci[0][1]:.1f}) / 36.7 / "
+                                   f"**16.7** ({100 * ci[1][0]:.1f}-{100 * ci[1][1]:.1f})")
+    assert row["lowest seat ahead of each other seat"] == "seat 2: seat 0 16.7%, seat 1 30.0%"
+    margin = result["per_seat"]["2"]["honour_margin"]
+    assert margin < 0 and row["lowest seat's honour margin"].startswith(f"seat 2: {margin:+.1f} +- ")
+    # start point 0 wins 10 + 11 games (70.0%), point 1 4 (13.3%), point 2 5 (16.7%): all three flagged
+    cells = [f"{k}: **{100 * w / 30:.1f}** ({100 * lo:.1f}-{100 * hi:.1f})"
+             for k, w in enumerate((21, 4, 5)) for lo, hi in [wilson_interval(w, 30)]]
+    assert row["start points, win %"] == "13.3-70.0; " + ", ".join(cells)
+    path = tmp_path / "balance.json"
+    path.write_text(json.dumps(result))
+    assert main(["balance-summary", str(path), str(path)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].startswith("| table | agents | gates | games |") and len(lines) == 4
+    assert lines[2] == lines[3] == "| " + " | ".join(row.values()) + " |"
+
+
+@pytest.mark.parametrize("text, says", [
+    ("not json", "not JSON"),
+    ('{"config": {"command": "tournament"}, "games": 1, "per_seat": {}, "per_start_point": {}, "verdict": ""}',
+     "not a balance report (its config is not a balance run's)"),
+    ('[1, 2]', "not a balance report (lacks config, games"),
+    (None, "No such file or directory"),
+])
+def test_the_summary_refuses_a_file_that_is_not_a_balance_report(tmp_path, capsys, text, says):
+    path = tmp_path / "report.json"
+    if text is not None:
+        path.write_text(text)
+    assert main(["balance-summary", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mk-env balance-summary: error: ") and says in err and len(err.strip().splitlines()) == 1
