@@ -315,7 +315,7 @@ def book_lines(result: dict[str, Any]) -> list[str]:
 # many reports side by side (mk-env balance-summary)
 # ================================================================================================
 #: the columns of the summary table, in order
-SUMMARY_COLUMNS = ("table", "agents", "gates", "games", "seats, win %", "start points, win %",
+SUMMARY_COLUMNS = ("table", "agents", "gates", "seed", "games", "seats, win %", "start points, win %",
                    "lowest seat's honour margin", "lowest seat ahead of each other seat", "verdict")
 
 
@@ -342,6 +342,7 @@ def summary_row(result: dict[str, Any]) -> dict[str, str]:
         "table": f"{cfg['players']}p {cfg['board_side']}",
         "agents": ", ".join(cfg["agents"]),
         "gates": cfg.get("gates", "drawn"),
+        "seed": str(cfg.get("seed", "-")),
         "games": str(result["games"]),
         "seats, win %": " / ".join(_rate_text(r) for r in seats.values()),
         "start points, win %": f"{100 * min(points):.1f}-{100 * max(points):.1f}"

@@ -280,10 +280,11 @@ def test_the_summary_puts_each_report_in_one_row(tmp_path, capsys):
     # seat 2 finishes ahead of seat 0 in the 5 it wins, of seat 1 in those and 4 more
     games = ([record([0, 1, 2], [0, 1, 2], totals=[110, 100, 90])] * 10 + [record([0, 2, 1], [1, 2, 0])] * 4
              + [record([1, 0, 2], [2, 0, 1])] * 11 + [record([2, 1, 0], [0, 1, 2], totals=[90, 95, 100])] * 5)
-    config = {"command": "balance", "agents": ["heuristic"], "players": 3, "board_side": "autumn", "gates": "drawn"}
+    config = {"command": "balance", "agents": ["heuristic"], "players": 3, "board_side": "autumn", "gates": "drawn",
+              "seed": 7}
     result = {"config": config, **bal.report(games, 3)}
     row = bal.summary_row(result)
-    assert row["table"] == "3p autumn" and row["games"] == "30" and row["verdict"] == "UNFAIR"
+    assert row["table"] == "3p autumn" and row["games"] == "30" and row["verdict"] == "UNFAIR" and row["seed"] == "7"
     assert row["agents"] == "heuristic" and row["gates"] == "drawn"
     ci = [wilson_interval(w, 30) for w in (14, 5)]
     assert row["seats, win %"] == (f"**46.7** ({100 * ci[0][0]:.1f}-{100 * ci[0][1]:.1f}) / 36.7 / "
@@ -299,7 +300,7 @@ def test_the_summary_puts_each_report_in_one_row(tmp_path, capsys):
     path.write_text(json.dumps(result))
     assert main(["balance-summary", str(path), str(path)]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
-    assert lines[0].startswith("| table | agents | gates | games |") and len(lines) == 4
+    assert lines[0].startswith("| table | agents | gates | seed | games |") and len(lines) == 4
     assert lines[2] == lines[3] == "| " + " | ".join(row.values()) + " |"
 
 
