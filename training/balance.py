@@ -224,9 +224,20 @@ def read_report(path: str | os.PathLike) -> dict[str, Any]:
     return result
 
 
+def summarise(path: str | os.PathLike) -> dict[str, str]:
+    """The summary row of the report at ``path``; a clear ValueError if a field it needs is missing or
+    malformed (a file edited or cut short)."""
+    result = read_report(path)
+    try:
+        return summary_row(result)
+    except (KeyError, TypeError, ValueError, IndexError) as e:
+        raise ValueError(f"{path}: not a balance report (a field is missing or malformed: {e!r}); give the "
+                         f"balance.json that mk-env balance writes") from None
+
+
 def _summary_cmd(args: argparse.Namespace) -> int:
-    results = [read_report(path) for path in args.reports]
-    print(json.dumps([summary_row(r) for r in results], indent=1) if args.json else summary_table(results))
+    rows = [summarise(path) for path in args.reports]
+    print(json.dumps(rows, indent=1) if args.json else summary_table(rows))
     return 0
 
 

@@ -278,12 +278,19 @@ def pair_lines(result: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _ahead_text(pairs: dict[str, Any], seat: str, other: str) -> str:
-    """``seat 1 in 49.6% (CI 46.5%-52.7%) of 1000``, from whichever way round the pair is keyed."""
+def _ahead(pairs: dict[str, Any], seat: str, other: str) -> tuple[float, float, float, dict[str, Any]]:
+    """How often ``seat`` finished ahead of ``other``, its interval and the pair's row, from whichever way
+    round the pair is keyed."""
     r = pairs[f"{seat}-{other}"] if int(seat) < int(other) else pairs[f"{other}-{seat}"]
     rate, (lo, hi) = r["win_rate"], r["win_rate_ci95"]
     if int(seat) > int(other):
         rate, lo, hi = 1.0 - rate, 1.0 - hi, 1.0 - lo
+    return rate, lo, hi, r
+
+
+def _ahead_text(pairs: dict[str, Any], seat: str, other: str) -> str:
+    """``seat 1 in 49.6% (CI 46.5%-52.7%) of 1000``."""
+    rate, lo, hi, r = _ahead(pairs, seat, other)
     flag = " (uneven)" if r["flagged"] else ""
     return f"seat {other} in {_pct(rate)} (CI {_pct(lo)}-{_pct(hi)}) of {r['games']}{flag}"
 
@@ -336,8 +343,7 @@ def summary_row(result: dict[str, Any]) -> dict[str, str]:
     flagged_points = [f"{k}: {_rate_text(r)}" for k, r in result["per_start_point"].items() if r["flagged"]]
     low = min(seats, key=lambda k: seats[k]["win_rate"])
     pairs = result.get("per_seat_pair", {})
-    ahead = ([_ahead_text(pairs, low, other).split(" (CI")[0].replace(" in ", " ")
-              for other in seats if other != low] if pairs else [])
+    ahead = [f"seat {other} {_pct(_ahead(pairs, low, other)[0])}" for other in seats if other != low] if pairs else []
     return {
         "table": f"{cfg['players']}p {cfg['board_side']}",
         "agents": ", ".join(cfg["agents"]),
@@ -353,10 +359,8 @@ def summary_row(result: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def summary_table(results: list[dict[str, Any]]) -> str:
-    """A markdown table of reports, one row each (:func:`summary_row`)."""
+def summary_table(rows: list[dict[str, str]]) -> str:
+    """A markdown table of summary rows (:func:`summary_row`), one per report."""
     lines = ["| " + " | ".join(SUMMARY_COLUMNS) + " |", "|" + "---|" * len(SUMMARY_COLUMNS)]
-    for result in results:
-        row = summary_row(result)
-        lines.append("| " + " | ".join(row[c] for c in SUMMARY_COLUMNS) + " |")
+    lines += ["| " + " | ".join(row[c] for c in SUMMARY_COLUMNS) + " |" for row in rows]
     return "\n".join(lines)

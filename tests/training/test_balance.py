@@ -310,6 +310,10 @@ def test_the_summary_puts_each_report_in_one_row(tmp_path, capsys):
      "not a balance report (its config is not a balance run's)"),
     ('[1, 2]', "not a balance report (lacks config, games"),
     (None, "No such file or directory"),
+    ('{"config": {"command": "balance"}, "games": 1, "per_seat": {"0": {"win_rate": 1}}, "per_start_point": {}, '
+     '"verdict": ""}', "not a balance report (a field is missing or malformed: KeyError('players')"),
+    ('{"config": {"command": "balance"}, "games": 1, "per_seat": {}, "per_start_point": {}, "verdict": ""}',
+     "not a balance report (a field is missing or malformed: ValueError("),
 ])
 def test_the_summary_refuses_a_file_that_is_not_a_balance_report(tmp_path, capsys, text, says):
     path = tmp_path / "report.json"
