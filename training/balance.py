@@ -206,7 +206,7 @@ def _cmd(args: argparse.Namespace) -> int:
 
 
 #: what a balance report must hold to be summarised
-REPORT_KEYS = ("config", "games", "per_seat", "per_start_point", "verdict")
+REPORT_KEYS = ("config", "games", "fair_win_rate", "per_seat", "per_start_point", "verdict")
 
 
 def read_report(path: str | os.PathLike) -> dict[str, Any]:
@@ -277,7 +277,8 @@ def register(subparsers) -> None:
         "balance-summary", help="balance reports side by side, one markdown row each",
         description="Read balance reports (the balance.json of mk-env balance runs) and print one markdown "
                     "table row per report: each seat's win rate (a flagged one with its interval), the start "
-                    "points' range, the lowest seat's honour margin and head-to-head rates, the verdict.")
+                    "points' range, the honour margin and head-to-head rates of the seat furthest from fair, "
+                    "the verdict.")
     s.add_argument("reports", nargs="+", help="balance.json files")
     s.add_argument("--json", action="store_true", help="print the rows as JSON (for scripts)")
     s.set_defaults(func=_summary_cmd)

@@ -323,7 +323,7 @@ def book_lines(result: dict[str, Any]) -> list[str]:
 # ================================================================================================
 #: the columns of the summary table, in order
 SUMMARY_COLUMNS = ("table", "agents", "gates", "seed", "games", "seats, win %", "start points, win %",
-                   "lowest seat's honour margin", "lowest seat ahead of each other seat", "verdict")
+                   "furthest seat's honour margin", "furthest seat ahead of each other seat", "verdict")
 
 
 def _rate_text(row: dict[str, Any]) -> str:
@@ -334,16 +334,24 @@ def _rate_text(row: dict[str, Any]) -> str:
     return f"**{100 * row['win_rate']:.1f}** ({100 * lo:.1f}-{100 * hi:.1f})"
 
 
+def furthest_seat(result: dict[str, Any]) -> str:
+    """The seat whose win rate is furthest from the fair share ``1/n`` (above or below; between two as far,
+    the one that won less): the seat a verdict turns on, as the second seat of 4 or the third of 3."""
+    seats, fair = result["per_seat"], result["fair_win_rate"]
+    return max(seats, key=lambda k: (round(abs(seats[k]["win_rate"] - fair), 9), -seats[k]["win_rate"]))
+
+
 def summary_row(result: dict[str, Any]) -> dict[str, str]:
     """One report (a ``balance.json``) in a line, by :data:`SUMMARY_COLUMNS`: each seat's win rate (a
     flagged one with its interval), the start points' range and flagged ones, the honour margin and the
-    head-to-head rates of the seat that won least, and the verdict's first word."""
+    head-to-head rates of the seat furthest from the fair share (:func:`furthest_seat`), and the verdict's
+    first word."""
     cfg, seats = result["config"], result["per_seat"]
     points = [r["win_rate"] for r in result["per_start_point"].values()]
     flagged_points = [f"{k}: {_rate_text(r)}" for k, r in result["per_start_point"].items() if r["flagged"]]
-    low = min(seats, key=lambda k: seats[k]["win_rate"])
+    far = furthest_seat(result)
     pairs = result.get("per_seat_pair", {})
-    ahead = [f"seat {other} {_pct(_ahead(pairs, low, other)[0])}" for other in seats if other != low] if pairs else []
+    ahead = [f"seat {other} {_pct(_ahead(pairs, far, other)[0])}" for other in seats if other != far] if pairs else []
     return {
         "table": f"{cfg['players']}p {cfg['board_side']}",
         "agents": ", ".join(cfg["agents"]),
@@ -353,8 +361,8 @@ def summary_row(result: dict[str, Any]) -> dict[str, str]:
         "seats, win %": " / ".join(_rate_text(r) for r in seats.values()),
         "start points, win %": f"{100 * min(points):.1f}-{100 * max(points):.1f}"
                                + (f"; {', '.join(flagged_points)}" if flagged_points else ""),
-        "lowest seat's honour margin": f"seat {low}: {_margin_text(seats[low]) or '-'}",
-        "lowest seat ahead of each other seat": f"seat {low}: {', '.join(ahead)}" if ahead else "-",
+        "furthest seat's honour margin": f"seat {far}: {_margin_text(seats[far]) or '-'}",
+        "furthest seat ahead of each other seat": f"seat {far}: {', '.join(ahead)}" if ahead else "-",
         "verdict": result["verdict"].split(":")[0],
     }
 

@@ -8,6 +8,7 @@ import pytest
 
 from mk_env.mountain_king.rules import Game
 from training import balance as bal
+from training.balance_report import furthest_seat
 from training.cli import main
 from training.play import run_game
 from training.ratings import wilson_interval, win_shares
@@ -289,9 +290,9 @@ def test_the_summary_puts_each_report_in_one_row(tmp_path, capsys):
     ci = [wilson_interval(w, 30) for w in (14, 5)]
     assert row["seats, win %"] == (f"**46.7** ({100 * ci[0][0]:.1f}-{100 * ci[0][1]:.1f}) / 36.7 / "
                                    f"**16.7** ({100 * ci[1][0]:.1f}-{100 * ci[1][1]:.1f})")
-    assert row["lowest seat ahead of each other seat"] == "seat 2: seat 0 16.7%, seat 1 30.0%"
+    assert row["furthest seat ahead of each other seat"] == "seat 2: seat 0 16.7%, seat 1 30.0%"
     margin = result["per_seat"]["2"]["honour_margin"]
-    assert margin < 0 and row["lowest seat's honour margin"].startswith(f"seat 2: {margin:+.1f} +- ")
+    assert margin < 0 and row["furthest seat's honour margin"].startswith(f"seat 2: {margin:+.1f} +- ")
     # start point 0 wins 10 + 11 games (70.0%), point 1 4 (13.3%), point 2 5 (16.7%): all three flagged
     cells = [f"{k}: **{100 * w / 30:.1f}** ({100 * lo:.1f}-{100 * hi:.1f})"
              for k, w in enumerate((21, 4, 5)) for lo, hi in [wilson_interval(w, 30)]]
@@ -304,16 +305,36 @@ def test_the_summary_puts_each_report_in_one_row(tmp_path, capsys):
     assert lines[2] == lines[3] == "| " + " | ".join(row.values()) + " |"
 
 
+def test_the_summary_follows_the_seat_furthest_from_fair():
+    # 4 players, 20 games: seat 1 wins 10 (50%, 25 points over fair), seat 3 wins 2 (10%, 15 under); the
+    # others finish in turn order after the winner, so seat 1 is ahead of seat 0 only when it wins (10 of 20),
+    # of seat 2 also when seat 0 or 3 wins (17), of seat 3 also when seat 0 wins (15)
+    winners = [1] * 10 + [0] * 5 + [2] * 3 + [3] * 2
+    games = [record([(p - w) % 4 for p in range(4)], [0, 1, 2, 3]) for w in winners]
+    result = {"config": {"players": 4, "board_side": "winter", "agents": ["heuristic"]}, **bal.report(games, 4)}
+    assert furthest_seat(result) == "1"
+    row = bal.summary_row(result)
+    assert row["furthest seat's honour margin"].startswith("seat 1: ")
+    assert row["furthest seat ahead of each other seat"] == "seat 1: seat 0 50.0%, seat 2 85.0%, seat 3 75.0%"
+    # 2 players, 40 / 60%: both seats 10 points from fair; the summary follows the one that won less
+    two = {"fair_win_rate": 0.5, "per_seat": {"0": {"win_rate": 0.4}, "1": {"win_rate": 0.6}}}
+    assert furthest_seat(two) == "0"
+
+
 @pytest.mark.parametrize("text, says", [
     ("not json", "not JSON"),
-    ('{"config": {"command": "tournament"}, "games": 1, "per_seat": {}, "per_start_point": {}, "verdict": ""}',
+    ('{"config": {"command": "tournament"}, "games": 1, "fair_win_rate": 0.5, "per_seat": {}, "per_start_point": {},'
+     ' "verdict": ""}',
      "not a balance report (its config is not a balance run's)"),
     ('[1, 2]', "not a balance report (lacks config, games"),
     (None, "No such file or directory"),
-    ('{"config": {"command": "balance"}, "games": 1, "per_seat": {"0": {"win_rate": 1}}, "per_start_point": {}, '
-     '"verdict": ""}', "not a balance report (a field is missing or malformed: KeyError('players')"),
     ('{"config": {"command": "balance"}, "games": 1, "per_seat": {}, "per_start_point": {}, "verdict": ""}',
-     "not a balance report (a field is missing or malformed: ValueError("),
+     "not a balance report (lacks fair_win_rate)"),
+    ('{"config": {"command": "balance"}, "games": 1, "fair_win_rate": 1, "per_seat": {"0": {"win_rate": 1}}, '
+     '"per_start_point": {}, "verdict": ""}',
+     "not a balance report (a field is missing or malformed: KeyError('players')"),
+    ('{"config": {"command": "balance"}, "games": 1, "fair_win_rate": 1, "per_seat": {}, "per_start_point": {}, '
+     '"verdict": ""}', "not a balance report (a field is missing or malformed: ValueError("),
 ])
 def test_the_summary_refuses_a_file_that_is_not_a_balance_report(tmp_path, capsys, text, says):
     path = tmp_path / "report.json"
