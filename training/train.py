@@ -50,7 +50,7 @@ from .run_files import plot_learning_curve, read_eval, run_checkpoints, save_che
 from .selfplay import OpponentPool, SelfPlayWrapper
 from .stopping import WORKER_LOST, StopRequest, TrainingStopped, close_vec_env, dead_workers
 from .train_callback import selfplay_callback_class
-from .train_settings import (DEFAULT_OUT, DEFAULTS, PPO_SETTINGS, VEC_KINDS, check_settings, flag,
+from .train_settings import (DEFAULT_OUT, PPO_SETTINGS, VEC_KINDS, check_settings, flag,
                              new_run_settings, resume_settings, stored_settings)
 
 

@@ -82,6 +82,7 @@ def _broken(tmp_path, file, edit):
     ("champions.json", lambda d: d["decks"]["0"][0]["ability"].update(kind="teleport"), "unknown ability 'teleport'"),
     ("champions.json", lambda d: d["decks"]["0"][1].update(name=d["decks"]["0"][0]["name"]), "duplicate champion name"),
     ("champions.json", lambda d: d["decks"]["III"].pop(), r"decks of \[10, 12, 5\] cards"),
+    ("champions.json", lambda d: d["decks"]["0"][2].update(letter=7), r"decks\.0\[2\]\.letter: expected a non-empty"),
     ("wheel.json", lambda d: d["spaces"].__setitem__(3, "star"), "star-marked one first and only there"),
     ("wheel.json", lambda d: d.update(breach_tripwire=d["honor_tripwire"]), "different places"),
     ("clan.json", lambda d: d["vote_tiles"].pop(), r"vote_tiles: expected 7 items"),

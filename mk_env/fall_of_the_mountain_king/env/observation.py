@@ -27,7 +27,7 @@ from gymnasium import spaces
 
 from mk_env.cave_troll.env.observation import Field, Part  # the suite's declaration of an observation array
 
-from mk_env.fall_of_the_mountain_king.rules import CATEGORIES, PHASE_NAMES, Ability, Game, Phase, Symbol
+from mk_env.fall_of_the_mountain_king.rules import CATEGORIES, PHASE_NAMES, Ability, Game, Symbol
 from mk_env.fall_of_the_mountain_king.rules import knowledge
 from mk_env.fall_of_the_mountain_king.rules.fields import BY_SWARM, BY_WHEEL, DISPLAY, HELD, REMOVED, SUPPLY
 

@@ -89,7 +89,7 @@ def render_ansi(st) -> str:
     for clan, name in enumerate(pack.clans):
         lines.append(f"  {name:<8} tile {pack.vote_tiles[st.vote_tiles[clan]]} votes {st.votes[clan]}")
     shown = ", ".join(f"{pack.champions[c].name} (influence {st.influence[c]})" for c in st.display)
-    lines += [f"Champions on display: {shown or '-'}", f"Gate cards revealed: "
+    lines += [f"Champions on display: {shown or '-'}", "Gate cards revealed: "
               + (", ".join(pack.clans[c] for c in st.invasion[:st.revealed]) or "-")
               + f" ({len(st.invasion) - st.revealed} facedown)", f"Gnome wheel: space {st.wheel} "
               f"({pack.wheel.spaces[st.wheel].name.lower()})", "Players:"]

@@ -204,13 +204,13 @@ def _champion(v: Any, file: str, field: str, deck: int, clans: tuple[str, ...]) 
         raise PackError(file, join_field(f, "amount"), f"missing (a {kind} ability names its amount)")
     if deck == 2 and timing != Timing.INSTANT:
         raise PackError(file, join_field(f, "timing"), "every wave III champion is instant (the rule text)")
-    letter = read_str(v.get("letter", "x"), file, join_field(field, "letter"))
+    letter = read_str(v["letter"], file, join_field(field, "letter")) if "letter" in v else ""
     votes = read_int(v["votes"], file, join_field(field, "votes"), 0, 5)
     return Champion(read_str(v["name"], file, join_field(field, "name")), deck,
                     -1 if clan == "outsider" else clans.index(clan), votes,
                     kind, timing, read_int(ab.get("amount", 0), file, join_field(f, "amount"), 0, 10), symbol,
                     read_int(ab.get("strength", 1), file, join_field(f, "strength"), 1, 3),
-                    read_int(ab.get("claws", 0), file, join_field(f, "claws"), 0, 3), v.get("letter", ""))
+                    read_int(ab.get("claws", 0), file, join_field(f, "claws"), 0, 3), letter)
 
 
 def _load_champions(data: Any, file: str, clans: tuple[str, ...]) -> tuple[tuple[Champion, ...], tuple[int, ...]]:
