@@ -329,7 +329,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seconds", type=cli.positive_float, default=5.0, help="seconds per timed loop, > 0 (default 5)")
     p.add_argument("--compare", action="store_true", help="also time PettingZoo chess_v6 and connect_four_v3")
     p.add_argument("--profile", action="store_true", help="print the profile's top entries (largest count)")
-    p.add_argument("--json", metavar="PATH", type=cli.out_file, help="write the figures as JSON here (default: print them)")
+    p.add_argument("--json", metavar="PATH", type=cli.out_file,
+                   help="write the figures as JSON here (default: print them)")
     p.set_defaults(func=main)
 
 

@@ -7,7 +7,8 @@ tie shares rank 0 and counts as a win). The learner acts greedily
 (``model.predict(..., deterministic=True)``), as the ``ppo:PATH`` agent does.
 
 ``python -m training.evaluate MODEL.safetensors --opponents random,heuristic --games 200`` prints the
-table (``--game cave_troll`` for a Cave Troll model) (an SB3 ``.zip`` only with ``--trust``: it unpickles code, docs/security.md).
+table (``--game cave_troll`` for a Cave Troll model) (an SB3 ``.zip`` only with ``--trust``: it unpickles
+code, docs/security.md).
 """
 
 from __future__ import annotations

@@ -118,7 +118,8 @@ def _pending(st: CaveTrollState) -> list[str]:
     on_board = p.counter is None or st.loc[p.counter] >= 0
     if phase == Phase.PUSH_TO and (not on_board or not g.is_adventurer[p.counter] or st.loc[p.counter] != p.room):
         return [f"the pushed counter {p.counter} is not an adventurer in room {p.room}"]
-    if phase == Phase.ENTRY_PUSH and (not on_board or st.loc[p.counter] != p.room or g.kind_of[p.counter] != Kind.WRAITH):
+    if phase == Phase.ENTRY_PUSH and (not on_board or st.loc[p.counter] != p.room
+                                      or g.kind_of[p.counter] != Kind.WRAITH):
         return [f"the entering Wraith {p.counter} is not in room {p.room}"]
     if phase == Phase.STEP and not on_board:
         return [f"the counter {p.counter} taking steps is not on the board"]

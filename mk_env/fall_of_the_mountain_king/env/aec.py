@@ -5,11 +5,12 @@ The AEC cycle, the safety wrappers, the observation styles (``"dict"``, ``"flat"
 illegal-action handling, the reward schemes and pickling are the first game's
 (:mod:`mk_env.mountain_king.env.aec`), and the end of a game without teams (final infos: ``score_breakdown``,
 ``rank``, ``illegal_actions``) is Cave Troll's (:mod:`mk_env.cave_troll.env.aec`): :class:`raw_env` subclasses
-Cave Troll's ``raw_env`` and sets up the Fall of the Mountain King engine, observer and rendering in their place. One agent per seat, ``player_0`` ..
-``player_{n-1}``; ``agent_selection`` is the seat deciding now, which is not always the seat whose battle turn
-it is (a tie in an invasion's route is the clan's vote leader's, a falling troll its owner's, vote or honor
-each non-victor's). Observations: :class:`~mk_env.fall_of_the_mountain_king.env.observation.FallObserver`;
-actions: one flat ``Discrete`` space laid out in named blocks (``game.layout``), with an exact mask.
+Cave Troll's ``raw_env`` and sets up the Fall of the Mountain King engine, observer and rendering in their place.
+One agent per seat, ``player_0`` .. ``player_{n-1}``; ``agent_selection`` is the seat deciding now, which is
+not always the seat whose battle turn it is (a tie in an invasion's route is the clan's vote leader's, a
+falling troll its owner's, vote or honor each non-victor's). Observations:
+:class:`~mk_env.fall_of_the_mountain_king.env.observation.FallObserver`; actions: one flat ``Discrete`` space
+laid out in named blocks (``game.layout``), with an exact mask.
 """
 
 from __future__ import annotations

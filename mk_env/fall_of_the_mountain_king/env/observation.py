@@ -113,7 +113,8 @@ PARTS: tuple[Part, ...] = (
          "revealed, its clan when I know it (revealed or scouted), unknown",
          lambda ob: ("dealt", "revealed") + tuple(f"clan_{c.lower()}" for c in ob.game.pack.clans) + ("unknown",)),
     Part("halls", lambda ob: (ob.n_halls, ob.n_loc + 2), "per Great Hall space: its token's value / 10, a "
-         "starburst tile in it, the caverns it touches (static)", lambda ob: ("value", "starburst") + ob.game.side.names),
+         "starburst tile in it, the caverns it touches (static)",
+         lambda ob: ("value", "starburst") + ob.game.side.names),
     Part("hand", lambda ob: (ob.hand, 4, len(_cell_entries(ob))), "my draft hand: per card slot, its 2x2 cells "
          "(row-major) as in the ancestry grid", _cell_entries),
     Part("map", lambda ob: (ob.n_loc, len(_map_entries(ob))), "per location: cavern or lair space, its clan, a gate "
@@ -137,8 +138,10 @@ class FallObserver:
     def __init__(self, game: Game):
         self.game = game
         pack, side = game.pack, game.side
-        self.n, self.n_loc, self.n_champ, self.n_clans = game.num_players, side.size, len(pack.champions), len(pack.clans)
-        self.n_spaces, self.n_gates, self.n_halls = len(pack.wheel.spaces), max(pack.rules.invasion_cards), len(side.halls)
+        self.n, self.n_loc = game.num_players, side.size
+        self.n_champ, self.n_clans = len(pack.champions), len(pack.clans)
+        self.n_spaces, self.n_gates = len(pack.wheel.spaces), max(pack.rules.invasion_cards)
+        self.n_halls = len(side.halls)
         self.hand, self.symbol_cells = pack.rules.hand, game.layout.symbol_cells
         self.fields = [Field(p.key, p.shape(self), p.meaning, tuple(p.entries(self))) for p in PARTS]
         self.space = spaces.Dict({f.key: spaces.Box(0.0, 1.0, f.shape, _F32) for f in self.fields})

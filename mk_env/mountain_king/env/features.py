@@ -198,7 +198,8 @@ SPELLBOOK = Part("spellbook", lambda ob: (ob.spellbook_size,), "each spellbook p
 
 SUPPLY = Part("supply", lambda ob: (), "the supplies: resources, tunnel stacks, great halls, workshop tiles, "
               "pedestal bag, deck sizes, coronation tokens left", (
-    Feature("supply", ("supply",), "call", tuple(f"supply_{r}" for r in RESOURCES), scale=lambda ob: 1.0 / ob.res_total),
+    Feature("supply", ("supply",), "call", tuple(f"supply_{r}" for r in RESOURCES),
+            scale=lambda ob: 1.0 / ob.res_total),
     Feature("tunnels", ("tunnel_supply",), "supply", _each("tunnels_{}", _tunnels),
             scale=lambda ob: 1.0 / ob.tunnel_counts),
     Feature("hall", ("hall_altar",), "supply", _each("hall_{}", _names(lambda ob: ob.game.pack.great_halls)),

@@ -11,7 +11,8 @@ PNG data URI.
 Size choice: by default (``frames="turn"``) a picture is rendered only when the deciding seat or the
 turn changes (and at the first and last step); a step between two pictures shows the latest earlier
 picture and lists the decisions since then, the current one highlighted. That keeps a 2-player game
-near 1.5 MB instead of ~10 MB (frames are full-size 64-colour PNGs, about 37 kB each). ``frames="decision"`` renders every step.
+near 1.5 MB instead of ~10 MB (frames are full-size 64-colour PNGs, about 37 kB each).
+``frames="decision"`` renders every step.
 
 Hostile strings. Every string from the record or the pack (agent names, pack id, options, action
 words) is embedded as JSON with ``<``, ``>``, ``&``, U+2028 and U+2029 written as ``\\uXXXX`` escapes

@@ -156,8 +156,8 @@ class SingleSeatEnv(gymnasium.Env):
             except ActionTypeError as err:
                 raise ActionTypeError(f"opponent of seat {seat}: {err}") from None
             if not st.is_legal(act):
-                raise ValueError(f"opponent of seat {seat} chose an illegal action {act}: "
-                                 f"{aec.describe_action(act) if 0 <= act < aec.game.layout.size else 'not an action number'}; "
+                named = aec.describe_action(act) if 0 <= act < aec.game.layout.size else "not an action number"
+                raise ValueError(f"opponent of seat {seat} chose an illegal action {act}: {named}; "
                                  f"legal now: {st.legal_actions()[:10].tolist()}...")
             aec.step(act)
 
