@@ -106,11 +106,11 @@ def train(out: str | Path = DEFAULT_OUT, timesteps: int = 200_000, resume: bool 
     """Train (or ``resume``) a MaskablePPO self-play learner in ``out``; the final model's path.
 
     ``game``: the suite game (:mod:`mk_env.games`; default the first game; Cave Troll's extractor is
-    ``flat``). A setting left ``None`` takes :data:`DEFAULTS` in a new run and the run's own value on resume
-    (see the module docstring for changed settings). ``trust``: resume from a ``.zip`` checkpoint of
-    an older version (it unpickles code). ``imitate_spec`` (e.g. ``"heuristic"``): a new run first
-    clones ``imitate_decisions`` decisions of that agent (:func:`imitate`). ``callbacks``: more SB3
-    callbacks. ``threads``: torch's thread count for this process (env workers use one each).
+    ``flat``). A setting left ``None`` takes :data:`~training.train_settings.DEFAULTS` in a new run and the
+    run's own value on resume (see the module docstring for changed settings). ``trust``: resume from a
+    ``.zip`` checkpoint of an older version (it unpickles code). ``imitate_spec`` (e.g. ``"heuristic"``): a
+    new run first clones ``imitate_decisions`` decisions of that agent (:func:`imitate`). ``callbacks``: more
+    SB3 callbacks. ``threads``: torch's thread count for this process (env workers use one each).
 
     Raises :class:`~training.stopping.TrainingStopped` after saving a checkpoint when a signal or a
     dead worker stopped the run."""
