@@ -1,5 +1,10 @@
-"""The games of the suite, in one table: how to build each one's rules engine, its PettingZoo env module,
-the checker of its invariants, and the evaluation its ``heuristic`` and ``mcts`` agents use.
+"""The games of the suite, in one table (the game card): how to build each one's rules engine, its PettingZoo
+env package, its version, its ids with PettingZoo and Gymnasium, the checker of its invariants, and the
+evaluation its ``heuristic`` and ``mcts`` agents use.
+
+A game's environment version lives in its ``version`` module (``ENV_VERSION``, with its history); its ids and
+its versioned module ``mk_env.<name>_v<ENV_VERSION>`` derive from it (:mod:`mk_env.versioned`,
+:mod:`mk_env.registration`), so a version bump is one line.
 
 Commands take ``--game NAME`` and look the game up here (:func:`game_entry`), so no command holds an
 if-chain over games. Modules are named as ``"package.module:attribute"`` strings and imported on first use
@@ -26,13 +31,15 @@ DEFAULT_GAME = "mountain_king"
 class GameEntry:
     """One game of the suite."""
 
-    name: str  # the ``--game`` value and ``Game.name``
+    name: str  # the ``--game`` value, ``Game.name`` and the stem of its ids (``<name>_v<N>``)
     title: str  # the game's printed title
     player_counts: tuple[int, ...]  # the numbers of players its rules allow
     game: str  # "module:Game": ``Game(num_players, **options)`` builds a game
-    env: str  # the PettingZoo env module (``env``, ``raw_env``)
+    env: str  # the PettingZoo env package (``env``, ``raw_env``, ``single_seat_env``, ``ENV_NAME``, ...)
     invariants: str  # "module:function(state)": raises when a state breaks an invariant
     evaluation: str  # the agents' module with candidates / quick_action / settle / evaluate / lookahead_values
+    gymnasium_name: str  # the Gymnasium id's name: ``mk_env/<gymnasium_name>-v<N>``
+    single_seat: str  # "module:Class", the single-seat ``gymnasium.Env`` the Gymnasium id makes
     options: tuple[str, ...] = ()  # the game options a command may pass on (besides num_players)
 
     def game_class(self) -> Any:
@@ -47,16 +54,36 @@ class GameEntry:
         """The game's invariant checker: ``check(state)`` raises naming the broken facts."""
         return load(self.invariants)
 
+    @property
+    def version_module(self) -> str:
+        """The module holding ``ENV_VERSION`` and ``VERSION_HISTORY`` (light: imports no RL library)."""
+        return f"{self.env}.version"
+
+    def env_version(self) -> int:
+        """The environment's current version, ``ENV_VERSION`` of its version module."""
+        return int(load(f"{self.version_module}:ENV_VERSION"))
+
+    def env_name(self, version: int | None = None) -> str:
+        """The PettingZoo id and versioned module's name, ``<name>_v<N>`` (the current version by default)."""
+        return f"{self.name}_v{self.env_version() if version is None else version}"
+
+    def gymnasium_id(self, version: int | None = None) -> str:
+        """The Gymnasium id of the single-seat view, ``mk_env/<gymnasium_name>-v<N>``."""
+        return f"mk_env/{self.gymnasium_name}-v{self.env_version() if version is None else version}"
+
 
 GAMES: dict[str, GameEntry] = {e.name: e for e in (
     GameEntry("mountain_king", "In the Hall of the Mountain King", (2, 3, 4, 5), "mk_env.mountain_king.rules:Game",
               "mk_env.mountain_king.env", "mk_env.invariants:check_invariants", "agents.heuristic",
+              "MountainKing", "mk_env.mountain_king.env.single_seat:SingleSeatEnv",
               ("board_side", "workshops", "team_mode", "payment")),
-    GameEntry("cave_troll", "Cave Troll", (2, 3, 4), "mk_env.cave_troll.rules:Game", "mk_env.cave_troll_v0",
-              "mk_env.cave_troll.rules.invariants:check", "agents.cave_troll_heuristic"),
+    GameEntry("cave_troll", "Cave Troll", (2, 3, 4), "mk_env.cave_troll.rules:Game", "mk_env.cave_troll.env",
+              "mk_env.cave_troll.rules.invariants:check", "agents.cave_troll_heuristic",
+              "CaveTroll", "mk_env.cave_troll.env.single_seat:SingleSeatCaveTroll"),
     GameEntry("fall_of_the_mountain_king", "Fall of the Mountain King", (2, 3, 4, 5),
-              "mk_env.fall_of_the_mountain_king.rules:Game", "mk_env.fall_of_the_mountain_king_v0",
-              "mk_env.fall_of_the_mountain_king.rules.invariants:check", "agents.fall_heuristic"),
+              "mk_env.fall_of_the_mountain_king.rules:Game", "mk_env.fall_of_the_mountain_king.env",
+              "mk_env.fall_of_the_mountain_king.rules.invariants:check", "agents.fall_heuristic",
+              "FallOfTheMountainKing", "mk_env.fall_of_the_mountain_king.env.single_seat:SingleSeatFall"),
 )}
 
 

@@ -1,9 +1,11 @@
-"""Registration with PettingZoo's and Gymnasium's registries on ``import mk_env``, importing neither.
+"""Registration with PettingZoo's and Gymnasium's registries on ``import mk_env``, importing neither, for every
+game of the card (:mod:`mk_env.games`), its ids read from its current version:
 
-* PettingZoo: ``pettingzoo.make("aec", "mountain_king_v1", num_players=2)`` (``mk_env.env(...)``);
-* Gymnasium: ``gymnasium.make("mk_env/MountainKing-v1", num_players=2)`` and
-  ``gymnasium.make_vec("mk_env/MountainKing-v1", num_envs=8, num_players=2)`` (the single-seat view,
-  :class:`mk_env.mountain_king.env.SingleSeatEnv`).
+* PettingZoo: ``pettingzoo.make("aec", "<game>_v<N>", num_players=2)`` (e.g. ``"cave_troll_v0"``; the game's
+  ``env(...)``, with the safety wrappers);
+* Gymnasium: ``gymnasium.make("mk_env/<Name>-v<N>", num_players=2)`` and ``gymnasium.make_vec(...,
+  num_envs=8)`` (e.g. ``"mk_env/CaveTroll-v0"``; the game's single-seat view). An older version's id is refused
+  by Gymnasium itself, naming the current one.
 
 ``import mk_env`` runs :func:`register_on_import`: a library already imported is told now; one not yet
 imported is told the moment it is (a finder on ``sys.meta_path`` wraps that library's loader and
@@ -20,29 +22,34 @@ from importlib.abc import MetaPathFinder
 from importlib.machinery import ModuleSpec
 from typing import Any
 
-from mk_env.mountain_king.env.version import ENV_NAME, ENV_VERSION
+from mk_env.games import GAMES, GameEntry
 
-GYMNASIUM_ID = f"mk_env/MountainKing-v{ENV_VERSION}"
-PETTINGZOO_ID = ENV_NAME
+
+def pettingzoo_entry_point(entry: GameEntry) -> str:
+    """The factory PettingZoo's registry names: the env package's ``aec.env``."""
+    return f"{entry.env}.aec:env"
 
 
 def register_pettingzoo() -> None:
-    """Register ``mountain_king_v<N>`` (AEC) where the installed PettingZoo has a registry."""
+    """Register every game's ``<game>_v<N>`` (AEC) where the installed PettingZoo has a registry
+    (idempotent: the registry keeps its own spelling of the id, ``<game>-v<N>``)."""
     import pettingzoo
 
-    if not hasattr(pettingzoo, "register") or PETTINGZOO_ID in getattr(pettingzoo, "aec_registry", {}):
+    if not hasattr(pettingzoo, "register"):
         return
-    pettingzoo.register("aec", PETTINGZOO_ID, entry_point="mk_env.mountain_king.env.aec:env")
-    __import__("mk_env.cave_troll.env.version", fromlist=["_"]).register_pettingzoo()  # cave_troll_v0
-    __import__("mk_env.fall_of_the_mountain_king.env.version", fromlist=["_"]).register_pettingzoo()
+    known = {getattr(spec, "entry_point", None) for spec in getattr(pettingzoo, "aec_registry", {}).values()}
+    for entry in GAMES.values():
+        if pettingzoo_entry_point(entry) not in known:
+            pettingzoo.register("aec", entry.env_name(), entry_point=pettingzoo_entry_point(entry))
 
 
 def register_gymnasium() -> None:
-    """Register the single-seat view as ``mk_env/MountainKing-v<N>``."""
+    """Register every game's single-seat view as ``mk_env/<Name>-v<N>``."""
     import gymnasium
 
-    if GYMNASIUM_ID not in gymnasium.registry:
-        gymnasium.register(GYMNASIUM_ID, entry_point="mk_env.mountain_king.env.single_seat:SingleSeatEnv")
+    for entry in GAMES.values():
+        if entry.gymnasium_id() not in gymnasium.registry:
+            gymnasium.register(entry.gymnasium_id(), entry_point=entry.single_seat)
 
 
 REGISTRATIONS: dict[str, Callable[[], None]] = {"pettingzoo": register_pettingzoo,

@@ -26,6 +26,10 @@ class StateError(ValueError):
     (a fact no game could reach); the message names the field and what is allowed."""
 
 
+class RetiredVersionError(ImportError):
+    """An environment version this mk_env no longer provides; names the version to use instead."""
+
+
 class PackError(ValueError):
     """A content pack is missing, unreadable or inconsistent; the message names the file and the field."""
 

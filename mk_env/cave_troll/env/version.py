@@ -1,9 +1,10 @@
-"""The Cave Troll environment's version and its registration with PettingZoo.
+"""The Cave Troll environment's version; its ids and versioned module follow from it
+(:mod:`mk_env.registration`, :mod:`mk_env.versioned`).
 
 The version rule is the suite's (:mod:`mk_env.core.env.version`): any change to the observations, the
 actions, the rules or the rewards bumps ``ENV_VERSION`` (``cave_troll_v0`` -> ``cave_troll_v1`` ...) and adds
 its line to :data:`VERSION_HISTORY`; a refactor or a speed-up does not. This module imports neither
-PettingZoo nor Gymnasium (``import mk_env`` registers the environment through it).
+PettingZoo nor Gymnasium.
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ from mk_env.core.env.version import version_lines as shared_version_lines
 
 ENV_VERSION = 0
 ENV_NAME = f"cave_troll_v{ENV_VERSION}"
-#: the factory PettingZoo's registry names
-ENTRY_POINT = "mk_env.cave_troll_v0:env"
 
 #: each version: (the release it came with, what changed), the Version history of the docs
 VERSION_HISTORY: dict[int, tuple[str, str]] = {
@@ -39,14 +38,3 @@ def layout_fingerprint(game: Any) -> str:
     sizes = [(str(block), size) for block, size in game.layout.sizes.items()]
     return fingerprint(layout_description(ENV_NAME, CaveTrollObserver(game).fields, sizes))
 
-
-def register_pettingzoo() -> None:
-    """Register ``cave_troll_v<N>`` (AEC) where the installed PettingZoo has a registry (idempotent)."""
-    import pettingzoo
-
-    if not hasattr(pettingzoo, "register"):
-        return
-    registry = getattr(pettingzoo, "aec_registry", {})
-    if any(getattr(spec, "entry_point", None) == ENTRY_POINT for spec in registry.values()):
-        return  # the registry keeps its own spelling of the name ("cave_troll-v0")
-    pettingzoo.register("aec", ENV_NAME, entry_point=ENTRY_POINT)

@@ -19,6 +19,8 @@ import sys
 import types
 from typing import Any
 
+from mk_env.core.env.lazy import lazy_exports
+
 #: public name -> the module of this package that defines it
 _EXPORTS = {
     "ENV_NAME": "version", "ENV_VERSION": "version", "layout_fingerprint": "version",
@@ -34,18 +36,7 @@ _SUBMODULES = ("aec", "docs", "masks", "observation", "references", "render", "r
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
-        globals()[name] = value
-        return value
-    if name in _SUBMODULES:  # ``mk_env.mountain_king.env.aec`` without importing it first, as before
-        return importlib.import_module(f"{__name__}.{name}")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS) | set(_SUBMODULES))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, _SUBMODULES)
 
 
 class _CallableModule(types.ModuleType):

@@ -144,17 +144,3 @@ def test_describe_action_is_the_engine_sentence():
     assert env.describe_action(layout.index("draw")) == "draw a counter from your pile"
     assert env.describe_action(layout.move(2, 11)) == layout.describe(layout.move(2, 11))
     assert "Knight" in env.describe_action(layout.move(2, 11))
-
-
-def test_import_mk_env_registers_cave_troll_without_importing_the_environment():
-    import subprocess
-    import sys
-
-    code = ("import sys, mk_env, pettingzoo; "
-            "assert 'mk_env.cave_troll.env.aec' not in sys.modules, 'the environment was imported'; "
-            "assert any(s.entry_point == 'mk_env.cave_troll_v0:env' for s in pettingzoo.aec_registry.values()); "
-            "print(pettingzoo.make('aec', 'cave_troll_v0', num_players=2))")
-    out = subprocess.run([sys.executable, "-W", "error::UserWarning", "-c", code], capture_output=True, text=True,
-                         timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "cave_troll_v0"
