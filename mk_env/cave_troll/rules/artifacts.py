@@ -27,14 +27,16 @@ def chalice_origins(st: CaveTrollState, occ: Occupancy) -> list[int]:
 
 
 def teleport_destinations(st: CaveTrollState) -> list[int]:
-    """"Any other room or entrance not occupied by a Cave Troll or an opponent's Knight" (no exception for
-    Knights), and, as for every entry, not the Idol's room nor a room already holding five."""
+    """"Any other room or entrance not occupied by a Cave Troll or an opponent's Knight": an entrance holding
+    an opponent's Knight is refused too (the Chalice names its limits; the Knight's block on moves holds in
+    rooms only), your own Knights never block, and no exception for a travelling Knight. As for every entry,
+    never the pit, the Idol's room nor a room already holding five."""
     g = st.game
     occ, lair = occupancy(st), g.pack.lair
     origin, mine = st.pending.room, 1 << st.turn_player
     limit = g.pack.rules.room_limit
-    return [d for d in range(lair.pit) if d != origin and (d >= lair.n_rooms or (
-        d != st.idol_room and occ.crowd[d] < limit and not occ.troll[d] and not occ.knights[d] & ~mine))]
+    return [d for d in range(lair.pit) if d != origin and not occ.troll[d] and not occ.knights[d] & ~mine
+            and (d >= lair.n_rooms or (d != st.idol_room and occ.crowd[d] < limit))]
 
 
 def _next_traveller(st: CaveTrollState, travellers: tuple[int, ...]) -> None:

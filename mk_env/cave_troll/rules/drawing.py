@@ -2,7 +2,8 @@
 
 The pile is shuffled at setup, so drawing takes the top counter (the last of ``state.piles[seat]``). An
 adventurer goes into an entrance of the player's choice, the Wraith and the Orc into the pit, the Cave
-Troll and a Treasure into a room of the player's choice (:data:`~.vocabulary.Phase.PLACE`).
+Troll and a Treasure into a room of the player's choice (:data:`~.vocabulary.Phase.PLACE`). A Treasure
+"may" be put into play: its player may decline it instead, and it is out of the game (:func:`decline_treasure`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import monsters
-from .board import discard, enter, occupancy, relocate
+from .board import CAVE_TROLL, TREASURE, discard, enter, occupancy, relocate
 from .scoring import count_the_loot
 from .turn import complete_action, start_action
 from .vocabulary import HAND, Kind, Pending, Phase
@@ -18,7 +19,6 @@ from .vocabulary import HAND, Kind, Pending, Phase
 if TYPE_CHECKING:
     from .state import CaveTrollState
 
-CAVE_TROLL = Kind.CAVE_TROLL.value
 COUNT_THE_LOOT, FIND_AN_ARTIFACT = Kind.COUNT_THE_LOOT.value, Kind.FIND_AN_ARTIFACT.value
 
 
@@ -68,6 +68,20 @@ def places(st: CaveTrollState) -> list[int]:
         return list(lair.entrances)
     troll = occupancy(st).troll
     return [r for r in range(lair.n_rooms) if r != st.idol_room and not troll[r]]
+
+
+def may_decline(st: CaveTrollState) -> bool:
+    """Whether the drawn counter awaiting its place may be declined: a Treasure ("you *may* put it into play
+    in any room"); an adventurer, a monster and the Cave Troll must be put into play."""
+    return st.game.kind_of[st.pending.counter] == TREASURE
+
+
+def decline_treasure(st: CaveTrollState) -> None:
+    """Decline the drawn Treasure: it is discarded from the game (as the other event counters once resolved),
+    never back into the pile; the draw has spent the action, and if it was the pile's last counter the game
+    ends."""
+    discard(st, st.pending.counter)
+    complete_action(st)
 
 
 def apply_place(st: CaveTrollState, where: int) -> None:

@@ -1,6 +1,7 @@
 """The legal decisions of each phase and the dispatch of a decision to its mechanic: one table,
-:data:`APPLY` (block -> how it is applied in each phase), and :func:`legal_by_block` (phase -> the legal
-arguments of each block). Illegal decisions raise an error that says what, why and what is allowed.
+:data:`APPLY` (block -> how it is applied in each phase; :data:`DECLINE`: what declining means in each),
+and :func:`legal_by_block` (phase -> the legal arguments of each block). Illegal decisions raise an error
+that says what, why and what is allowed.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ def legal_by_block(st: CaveTrollState) -> dict[Block, list[int]]:
             out[power.block] = power.targets(st, occ)
     elif phase == Phase.PLACE:
         out[Block.PLACE] = drawing.places(st)
+        if drawing.may_decline(st):
+            out[Block.DECLINE] = [0]
     elif phase == Phase.ENTRY_PUSH:
         out[Block.PUSH] = monsters.pushable(st, occupancy(st), st.pending.room)
         if not monsters.must_push(st):
@@ -62,11 +65,13 @@ def legal_actions(st: CaveTrollState) -> np.ndarray:
     return flat_engine.legal_actions(st, legal_by_block)
 
 
-def _decline(st: CaveTrollState) -> None:
-    if st.phase == Phase.ESCAPE:
-        monsters.decline_escape(st)
-    else:  # no push on entering, or no more steps
-        complete_action(st)
+#: what declining does in each phase that allows it
+DECLINE = {
+    Phase.PLACE: drawing.decline_treasure,  # the drawn Treasure out of the game
+    Phase.ENTRY_PUSH: complete_action,  # no push on entering
+    Phase.ESCAPE: monsters.decline_escape,  # no counter out of the Cave Troll's room
+    Phase.STEP: complete_action,  # no more steps
+}
 
 
 def _move(st: CaveTrollState, arg: int) -> None:
@@ -88,7 +93,7 @@ def _push(st: CaveTrollState, arg: int) -> None:
 APPLY = {
     Block.END_TURN: lambda st, a: end_turn(st),
     Block.DRAW: lambda st, a: drawing.apply_draw(st),
-    Block.DECLINE: lambda st, a: _decline(st),
+    Block.DECLINE: lambda st, a: DECLINE[st.phase](st),
     Block.PLACE: drawing.apply_place,
     Block.MOVE: _move,
     Block.PUSH: _push,

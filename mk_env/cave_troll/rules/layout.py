@@ -59,7 +59,7 @@ class ActionLayout(BlockLayout):
 _WORDS = {
     Block.END_TURN: "end your turn (give up the actions left)",
     Block.DRAW: "draw a counter from your pile",
-    Block.DECLINE: "decline (no push, no escape, no more steps)",
+    Block.DECLINE: "decline (no Treasure, no push, no escape, no more steps)",
     Block.PLACE: "put the drawn counter into play in {loc}",
     Block.PUSH: "push the {counter} with your Wraith",
     Block.PUSH_TO: "push the adventurer into {loc}",

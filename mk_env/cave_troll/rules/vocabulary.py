@@ -57,7 +57,7 @@ class Phase(IntEnum):
     """The decision awaited (``state.phase``)."""
 
     ACTION = 0  # the player whose turn it is: draw, move, a monster's or the Thief's action, an artifact, end
-    PLACE = 1  # where the counter just drawn goes (adventurer: an entrance; Cave Troll, Treasure: a room)
+    PLACE = 1  # the drawn counter's place (adventurer: entrance; Cave Troll: room), or a Treasure's room or decline
     ENTRY_PUSH = 2  # a Wraith entered a room: the adventurer it pushes, or decline (not when over five)
     PUSH_TO = 3  # where the pushed adventurer goes
     ESCAPE = 4  # a player with counters in the Cave Troll's room: one counter out, or decline
@@ -74,7 +74,7 @@ class Block(StrEnum):
 
     END_TURN = "end_turn"  # always 0: give up the actions left this turn
     DRAW = "draw"  # always 0: draw a counter from your pile
-    DECLINE = "decline"  # always 0: no push / no escape / no more steps
+    DECLINE = "decline"  # always 0: no Treasure / no push / no escape / no more steps
     PLACE = "place"  # location of the drawn counter
     MOVE = "move"  # counter slot * locations + destination (moves, the Thief's jump, escapes)
     PUSH = "push"  # counter id (seat * slots + slot) of the adventurer a Wraith pushes
@@ -94,7 +94,7 @@ class Block(StrEnum):
 PHASE_BLOCKS: dict[Phase, frozenset[Block]] = {
     Phase.ACTION: frozenset((Block.END_TURN, Block.DRAW, Block.MOVE, Block.PUSH, Block.ORC, Block.HELM,
                              Block.CHALICE, Block.IDOL, Block.WAND, Block.CLOAK, Block.SWORD)),
-    Phase.PLACE: frozenset((Block.PLACE,)),
+    Phase.PLACE: frozenset((Block.PLACE, Block.DECLINE)),
     Phase.ENTRY_PUSH: frozenset((Block.PUSH, Block.DECLINE)),
     Phase.PUSH_TO: frozenset((Block.PUSH_TO,)),
     Phase.ESCAPE: frozenset((Block.MOVE, Block.DECLINE)),
