@@ -24,6 +24,7 @@ from mk_env.fall_of_the_mountain_king.rules.ancestry import decode
 from mk_env.fall_of_the_mountain_king.rules.board import forces
 from mk_env.fall_of_the_mountain_king.rules.fields import DISPLAY
 from mk_env.fall_of_the_mountain_king.rules.flow import standing
+from mk_env.fall_of_the_mountain_king.rules.simultaneous import revealed
 from mk_env.fall_of_the_mountain_king.rules.state import FallState
 
 #: weight of a domain scoring still to come (the board will change before it)
@@ -49,6 +50,7 @@ ELDER = int(Symbol.ELDER)
 # ================================================================================================
 def projected(st: FallState) -> list[float]:
     """Each seat's projected honor (see the module docstring). At the end: the final honor."""
+    st = revealed(st)  # the choices made so far in a simultaneous decision count as carried out
     n = st.num_players
     out = [float(h) for h in st.honor]
     if st.is_terminal():

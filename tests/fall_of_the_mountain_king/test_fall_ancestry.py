@@ -83,7 +83,7 @@ def test_two_wild_symbols_covered_give_one_more_supply():
     set_grid(st, 0, ["W W A", "W B G"])
     st.start_player, st.wave = 0, 1
     supplies(st, 0)
-    st.tasks = [STOP]  # only this player's supplies
+    st.tasks = [STOP, ["reveal_wild_pairs"]]  # only this player's wild pairs, then every player's revealed
     assert st.phase == Phase.WILD_PAIR and st.supply[0] == 6
     assert only(st, Block.DONE) == [0] and len(only(st, Block.WILD)) == 3
     act(st, Block.WILD, cell(st, 0, 0))
@@ -108,6 +108,7 @@ def test_adding_a_card_is_mandatory_and_keeps_its_rotation():
     seat, card = st.decider, st.hands[st.decider][0]
     a = only(st, Block.PLACE)[0]
     act(st, Block.PLACE, a)
+    play(st, np.random.default_rng(0), until=lambda s: len(s.placed[seat]) == 2)  # the others' cards too
     cells = st.game.pack.cards[card].cells
     anchor = a % st.game.cells
     cols = st.game.canvas_cols

@@ -471,7 +471,7 @@ def test_wild_pairs_stop_at_a_supply_of_8_and_desperation_counts_the_supply_afte
     set_grid(st, 0, ["W W S", "W W _"])
     st.start_player, st.wave = 0, 1
     supplies(st, 0)
-    st.tasks = [STOP, ["desperation", 0]]  # only seat 0's wild pairs and desperation tokens, then STOP
+    st.tasks = [STOP, ["reveal_wild_pairs"]]  # only seat 0's wild pairs, revealed with the tokens, then STOP
     assert st.supply[0] == 7 and only(st, Block.WILD)
     act(st, Block.WILD, only(st, Block.WILD)[0])
     act(st, Block.WILD, only(st, Block.WILD)[0])

@@ -38,16 +38,21 @@ def test_setup_great_hall_tokens_vote_tiles_wheel_boost_and_starting_cards():
 
 
 def test_keeping_a_champion_removes_the_other_and_puts_its_votes_on_the_clan_board():
+    """"Each player chooses 1 to keep face-up. Remove rest from game": asked clockwise from the start player,
+    the kept champions are turned face up together once both have chosen."""
     st = Game(2).new_initial_state(5)
     first = st.start_player
     assert st.decider == first  # clockwise from the start player, so vote stacks favour no fixed seat
     keep, other = st.dealt[first]
     act(st, Block.KEEP, 0)
+    assert st.decider == 1 - first and st.phase == Phase.KEEP_CHAMPION
+    assert st.champ_state[keep] == DEALT and st.dealt[first] == [keep, other]  # hidden until both have chosen
+    act(st, Block.KEEP, 1)
     ch = st.game.pack.champions[keep]
     assert st.champ_state[keep] == HELD and st.champ_owner[keep] == first
     assert st.champ_state[other] == REMOVED and st.champ_owner[other] == -1
     assert st.votes[ch.clan][first] == ch.votes
-    assert st.decider == 1 - first and st.phase == Phase.KEEP_CHAMPION
+    assert st.phase == Phase.LAIR_PAIR
 
 
 def test_lairs_three_trolls_each_and_a_troll_in_a_gnome_free_cavern_by_each_and_the_pawn_with_one():

@@ -11,11 +11,14 @@ Egocentric: wherever an array has a player axis, row 0 is the observer, then the
 so ``game["seat_*"]`` says which seat row 0 is.
 
 Only what the observer may know is encoded, asked of :mod:`mk_env.fall_of_the_mountain_king.rules.knowledge`:
-every ancestry grid (face up), the map (trolls, champion pawns, lairs, how many gnomes stand where and the
+every ancestry grid (face up; on the observer's own, the wilds it has chosen to cover in the wild pairs
+under way), the map (trolls, champion pawns, lairs, how many gnomes stand where and the
 strength of those revealed in a battle or scouted by the observer), the gate cards revealed or scouted by the
 observer, the observer's own draft hand (the others': their size), the champion cards on display, held or
 removed, the 0-deck champions dealt to the observer, the clan board and the gnome wheel. Never a gnome's id
-(ids follow strength), another's hand or dealt champions, the decks' order.
+(ids follow strength), another's hand or dealt champions, the decks' order, nor another's choice in a
+simultaneous decision before every seat has chosen (the champion kept, the card added, the wild pairs:
+:mod:`mk_env.fall_of_the_mountain_king.rules.simultaneous`).
 """
 
 from __future__ import annotations
@@ -194,7 +197,7 @@ class FallObserver:
         flat = self._template.copy()
         v = self.views(flat)
         order = [(player + k) % self.n for k in range(self.n)]  # egocentric row k -> seat
-        self._fill_ancestry(st, order, v["ancestry"])
+        self._fill_ancestry(st, player, order, v["ancestry"])
         self._fill_map(st, player, order, v["map"])
         self._fill_champions(st, player, order, v["champions"])
         self._fill_board(st, player, order, v)
@@ -202,16 +205,17 @@ class FallObserver:
         self._fill_pending(st, v["pending"])
         return flat, v
 
-    def _fill_ancestry(self, st, order: list[int], out: np.ndarray) -> None:
-        """Each grid's rows, looked up by its cells and markers (a grid changes only when a card or a
-        marker is placed; see :meth:`_remember`)."""
-        memo, grid, covered = self._grids, st.grid, st.covered
+    def _fill_ancestry(self, st, player: int, order: list[int], out: np.ndarray) -> None:
+        """Each grid's rows, looked up by its cells and markers as ``player`` knows them (a grid changes only
+        when a card or a marker is placed; see :meth:`_remember`)."""
+        memo, grid = self._grids, st.grid
         for k, seat in enumerate(order):
-            key = (tuple(grid[seat]), tuple(covered[seat]))
+            covered = knowledge.markers(st, player, seat)
+            key = (tuple(grid[seat]), tuple(covered))
             rows = memo.get(key)
             if rows is None:
                 rows = self._grid_codes[np.array(grid[seat], np.intp) + 1]
-                rows[:, -1] = covered[seat]
+                rows[:, -1] = covered
                 self._remember(memo, key, rows)
             out[k] = rows
 

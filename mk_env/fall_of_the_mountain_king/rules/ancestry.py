@@ -1,6 +1,8 @@
 """Build Your Ancestry: the ancestry grid (a canvas around the starting card, the cards kept inside a 6x6
 grid), the draft of 4 cards, the placement rules, the supplies with wild pairs and desperation tokens, and
-the symbols a player may use (connected through ancestry markers for a strong action).
+the symbols a player may use (connected through ancestry markers for a strong action). A pick's placements
+and the wild pairs are simultaneous decisions: asked one seat at a time, each choice hidden until every seat
+has chosen (:mod:`.simultaneous`).
 
 Canvas cells are numbered row by row; the starting card (2x3) lies so that the 6x6 grid may grow from it
 in every direction.
@@ -67,14 +69,9 @@ def anchors(st: FallState, seat: int) -> list[int]:
     return out
 
 
-def count_symbols(st: FallState, seat: int, symbol: Symbol, uncovered: bool = False) -> int:
-    """How many ``symbol`` symbols ``seat``'s grid shows (``uncovered``: without an ancestry marker)."""
-    n = 0
-    for v, m in zip(st.grid[seat], st.covered[seat]):
-        s = decode(v)
-        if s and s[0] == symbol and not (uncovered and m):
-            n += 1
-    return n
+def count_symbols(st: FallState, seat: int, symbol: Symbol) -> int:
+    """How many ``symbol`` symbols ``seat``'s grid shows (covered by a marker or not)."""
+    return sum(1 for v in st.grid[seat] if (s := decode(v)) and s[0] == symbol)
 
 
 # -- the draft -------------------------------------------------------------------------------------------
@@ -89,8 +86,8 @@ def wave_start(st: FallState) -> None:
 
 @task("draft")
 def draft(st: FallState, pick: int, i: int) -> None:
-    """Pick ``pick``: each player in turn from the start player adds a card (the real game does this at
-    once; hands are secret, so the order only shows earlier placements), then the hands pass."""
+    """Pick ``pick``: each player in turn from the start player chooses a card and where it goes (the real
+    game does this at once: the choices stay hidden), then the cards are added together and the hands pass."""
     n = st.num_players
     if i < n:
         seat = (st.start_player + i) % n
@@ -98,6 +95,7 @@ def draft(st: FallState, pick: int, i: int) -> None:
         if st.hands[seat] and anchors(st, seat):
             ask(st, Phase.PLACE_CARD, seat)
         return
+    reveal_placements(st)
     if pick + 1 < st.game.pack.rules.picks:
         # "Passes the remaining cards left/right/left in wave 1/2/3": left is the next seat clockwise
         step = -1 if st.wave == 2 else 1
@@ -111,69 +109,103 @@ def draft(st: FallState, pick: int, i: int) -> None:
 
 
 def apply_place(st: FallState, arg: int) -> None:
-    """Add the card of hand slot ``arg // cells`` with its top-left on canvas cell ``arg % cells``."""
-    slot, anchor = divmod(arg, st.game.cells)
-    seat = st.decider
-    card = st.hands[seat].pop(slot)
-    write_card(st, seat, st.game.pack.cards[card], anchor)
-    st.placed[seat] += [card, anchor]
+    """Choose the card of hand slot ``arg // cells`` with its top-left on canvas cell ``arg % cells``: added
+    with the others' (:func:`reveal_placements`)."""
+    st.committed[st.decider] = [arg]
     resume(st)
 
 
-def place_actions(st: FallState) -> list[int]:
-    """The legal PLACE arguments: every hand slot on every legal anchor."""
+def reveal_placements(st: FallState) -> None:
+    """Every card chosen in the pick is added to its player's ancestry (and leaves the hand)."""
     cells = st.game.cells
-    spots = anchors(st, st.decider)
-    return [slot * cells + a for slot in range(len(st.hands[st.decider])) for a in spots]
+    for seat, chosen in enumerate(st.committed):
+        for arg in chosen:
+            slot, anchor = divmod(arg, cells)
+            card = st.hands[seat].pop(slot)
+            write_card(st, seat, st.game.pack.cards[card], anchor)
+            st.placed[seat] += [card, anchor]
+        st.committed[seat] = []
+
+
+def place_actions(st: FallState, seat: int) -> list[int]:
+    """``seat``'s PLACE arguments: every hand slot on every legal anchor."""
+    cells = st.game.cells
+    spots = anchors(st, seat)
+    return [slot * cells + a for slot in range(len(st.hands[seat])) for a in spots]
 
 
 # -- supplies ---------------------------------------------------------------------------------------------
 @task("supplies")
 def supplies(st: FallState, i: int) -> None:
     """"In wave 1/2/3, each player marks their supplies at 6/5/4 plus 1 for each barrel in their ancestry
-    (to a maximum of 8)"; then wild pairs; then desperation tokens."""
+    (to a maximum of 8)" (every player at once, from what the table shows); then each player's wild pairs,
+    from the start player (hidden until all have chosen); then they are revealed with the desperation tokens."""
     n = st.num_players
+    if i == 0:
+        for seat in range(n):
+            mark_supplies(st, seat)
     if i == n:
-        push(st, ["battle_turn", st.start_player])
+        push(st, ["reveal_wild_pairs"], ["battle_turn", st.start_player])
         return
     seat = (st.start_player + i) % n
-    rules = st.game.pack.rules
-    extra = sum(st.game.pack.champions[c].amount for c in has_ability(st, seat, Ability.SUPPLY))
-    st.supply[seat] = min(rules.supply_max, rules.supply_by_wave[st.wave - 1]
-                          + count_symbols(st, seat, Symbol.SUPPLY) + extra)
-    push(st, ["desperation", seat], ["supplies", i + 1])
+    push(st, ["supplies", i + 1])
     if can_cover_wild(st, seat, 0):
         ask(st, Phase.WILD_PAIR, seat, covered=0)
 
 
+def mark_supplies(st: FallState, seat: int) -> None:
+    """``seat``'s supplies for the wave: 6/5/4 plus its barrels and its champions' supplies, up to 8."""
+    rules = st.game.pack.rules
+    extra = sum(st.game.pack.champions[c].amount for c in has_ability(st, seat, Ability.SUPPLY))
+    st.supply[seat] = min(rules.supply_max, rules.supply_by_wave[st.wave - 1]
+                          + count_symbols(st, seat, Symbol.SUPPLY) + extra)
+
+
 def can_cover_wild(st: FallState, seat: int, covered: int) -> bool:
-    """Whether another wild may be covered: mid-pair, or a whole pair left and the supply below 8."""
-    left = count_symbols(st, seat, Symbol.WILD, uncovered=True)
-    return left >= 1 if covered else (left >= 2 and st.supply[seat] < st.game.pack.rules.supply_max)
+    """Whether another wild may be covered: mid-pair, or a whole pair left and the supply (with the pairs
+    chosen so far) below 8."""
+    left = len(wild_cells(st, seat))
+    supply = st.supply[seat] + len(st.committed[seat]) // 2
+    return left >= 1 if covered else (left >= 2 and supply < st.game.pack.rules.supply_max)
 
 
-def wild_cells(st: FallState) -> list[int]:
-    """The legal WILD arguments: uncovered wild symbols of the decider."""
-    seat = st.decider
+def uncovered_wilds(st: FallState, seat: int) -> list[int]:
+    """The canvas cells of ``seat``'s wild symbols without an ancestry marker."""
     return [i for i, (v, m) in enumerate(zip(st.grid[seat], st.covered[seat]))
             if not m and (s := decode(v)) and s[0] == Symbol.WILD]
 
 
+def wild_cells(st: FallState, seat: int) -> list[int]:
+    """``seat``'s WILD arguments: its uncovered wild symbols not yet chosen in the wild pairs under way."""
+    chosen = st.committed[seat]
+    return [i for i in uncovered_wilds(st, seat) if i not in chosen]
+
+
 def apply_wild(st: FallState, cell: int) -> None:
-    """"For each 2 wild symbols the player covers with ancestry markers, they increase their supply by 1"."""
+    """Choose to cover the wild at ``cell`` (covered, with the supply it brings, when every player has
+    chosen: :func:`reveal_wild_pairs`)."""
     seat = st.decider
-    st.covered[seat][cell] = 1
-    covered = st.pending["covered"] + 1
-    if covered == 2:
-        st.supply[seat] = min(st.game.pack.rules.supply_max, st.supply[seat] + 1)
-        covered = 0
+    st.committed[seat].append(cell)
+    covered = len(st.committed[seat]) % 2
     if can_cover_wild(st, seat, covered):
         ask(st, Phase.WILD_PAIR, seat, covered=covered)
     else:
         resume(st)
 
 
-@task("desperation")
+@task("reveal_wild_pairs")
+def reveal_wild_pairs(st: FallState) -> None:
+    """"For each 2 wild symbols the player covers with ancestry markers, they increase their supply by 1 (up
+    to 8)": every player's chosen wilds are covered at once; then each player's desperation tokens."""
+    cap = st.game.pack.rules.supply_max
+    for seat, chosen in enumerate(st.committed):
+        for cell in chosen:
+            st.covered[seat][cell] = 1
+        st.supply[seat] = min(cap, st.supply[seat] + len(chosen) // 2)
+        st.committed[seat] = []
+        desperation(st, seat)
+
+
 def desperation(st: FallState, seat: int) -> None:
     """"Give each player 1 desperation token for each desperation symbol to the right of their supply
     counter" (the mat's spaces above the supply), plus the champions' tokens."""

@@ -38,9 +38,9 @@ def legal_by_block(st: FallState) -> dict[Block, list[int]]:
     elif ph == Phase.PAWN_SETUP:
         out[Block.PAWN_SETUP] = setup.pawn_setup_options(st)
     elif ph == Phase.PLACE_CARD:
-        out[Block.PLACE] = ancestry.place_actions(st)
+        out[Block.PLACE] = ancestry.place_actions(st, st.decider)
     elif ph == Phase.WILD_PAIR:
-        out[Block.WILD] = ancestry.wild_cells(st)
+        out[Block.WILD] = ancestry.wild_cells(st, st.decider)
         if p["covered"] == 0:
             out[Block.DONE] = [0]
     elif ph == Phase.TURN:

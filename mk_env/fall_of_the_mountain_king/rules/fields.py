@@ -55,6 +55,9 @@ FIELDS: tuple[tuple[str, str, str], ...] = (
     ("grid", LISTS, "each seat's ancestry grid by canvas cell: -1 no card, 0 blank, 1 + symbol * 3 + strength - 1"),
     ("covered", LISTS, "each seat's ancestry markers by canvas cell (1: covered)"),
     ("placed", LISTS, "each seat's ancestry cards in the order added: card id, anchor cell"),
+    ("committed", LISTS, "per seat: its choice in the simultaneous decision under way (the dealt champion kept, the "
+                         "place argument of the card added, the wild cells covered), hidden from the others and "
+                         "carried out when every seat has chosen"),
     ("champ_decks", LISTS, "the three champion decks (0, I/II, III), the next dealt last"),
     ("champ_state", INTS, "each champion card: IN_DECK, DEALT, DISPLAY, HELD or REMOVED"),
     ("champ_owner", INTS, "each champion card's holder (or the seat it was dealt to), -1"),
@@ -96,6 +99,7 @@ def blank(st: object, game: Game) -> None:
         "known_gates": [[] for _ in range(n)], "known_gnomes": [[] for _ in range(n)], "deck": [],
         "hands": [[] for _ in range(n)], "seen": [[] for _ in range(n)], "grid": [[-1] * game.cells for _ in range(n)],
         "covered": [[0] * game.cells for _ in range(n)], "placed": [[] for _ in range(n)],
+        "committed": [[] for _ in range(n)],
         "champ_decks": [[], [], []], "champ_state": [IN_DECK] * champs, "champ_owner": [-1] * champs,
         "champ_loc": [-1] * champs, "claws_used": [0] * champs, "dealt": [[] for _ in range(n)], "display": [],
         "influence": [[0] * n for _ in range(champs)], "influence_stamp": [[0] * n for _ in range(champs)],

@@ -1,7 +1,8 @@
 """The facts every reachable Fall of the Mountain King state obeys, checked by tests after every decision
 and by the save reader: every troll, gnome, champion and ancestry card in exactly one place; no cavern
 holding both trolls and gnomes; lairs holding only their owner's trolls; honor equal to the sum of its
-categories; supplies and tokens in range; the decision awaited consistent with its context.
+categories; supplies and tokens in range; the decision awaited consistent with its context; the choices
+committed in a simultaneous decision possible for their seats.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING
 from .ancestry import code
 from .board import lair_owner
 from .fields import DEALT, DISPLAY, HELD, IN_DECK, REMOVED
+from .simultaneous import committed_problems
 from .stack_checks import stack_problems
 from .vocabulary import Phase, Symbol
 
@@ -32,6 +34,7 @@ def _shape(st: FallState) -> list[str]:
             "lairs": n, "gnome_at": len(g.gnome_strength), "gnome_public": len(g.gnome_strength),
             "strength": len(g.gnome_strength),
             "known_gates": n, "known_gnomes": n, "hands": n, "seen": n, "grid": n, "covered": n, "placed": n,
+            "committed": n,
             "champ_decks": 3, "champ_state": champs, "champ_owner": champs, "champ_loc": champs,
             "claws_used": champs, "dealt": n, "influence": champs, "influence_stamp": champs, "votes": clans,
             "vote_stamp": clans, "vote_tiles": clans, "hall_value": len(g.side.halls),
@@ -122,6 +125,7 @@ def problems(st: FallState) -> list[str]:
         out.append("the gnomes' strengths are not the pack's gnomes")
     out += _champions(st)
     out += _cards(st)
+    out += committed_problems(st)
     if st.phase != Phase.GAME_OVER and not 0 <= st.decider < n:
         out.append(f"the decider {st.decider} is not a seat")
     for cell, (v, m) in enumerate(zip(sum(st.grid, []), sum(st.covered, []))):

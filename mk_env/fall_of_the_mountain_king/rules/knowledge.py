@@ -1,10 +1,13 @@
 """What each player may know: the one place the env's observation, renderers and agents ask, so hidden
-information (facedown gnomes and gate cards, the draft hands, the 0-deck champions dealt to others) is
-never read past its owner. ``determinize`` resamples exactly what these say a player does not know."""
+information (facedown gnomes and gate cards, the draft hands, the 0-deck champions dealt to others, the
+choices committed in a simultaneous decision) is never read past its owner. ``determinize`` resamples
+exactly what these say a player does not know."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from .vocabulary import Phase
 
 if TYPE_CHECKING:
     from .state import FallState
@@ -39,3 +42,16 @@ def hand(st: FallState, player: int, seat: int) -> list[int]:
 def dealt_champions(st: FallState, player: int, seat: int) -> list[int]:
     """The 0-deck champions dealt to ``seat`` at setup and not yet chosen, as ``player`` knows them."""
     return st.dealt[seat][:] if player == seat else [UNKNOWN] * len(st.dealt[seat])
+
+
+def markers(st: FallState, player: int, seat: int) -> list[int]:
+    """``seat``'s ancestry markers (1 per canvas cell covered) as ``player`` knows them: those on the table,
+    and on its own grid the wilds it has chosen to cover in the wild pairs under way (another seat's stay
+    hidden until every seat has chosen: :mod:`.simultaneous`). A committed card or champion shows at the
+    reveal: its seat has no decision before it."""
+    if seat != player or st.phase != Phase.WILD_PAIR or not st.committed[seat]:
+        return st.covered[seat]
+    out = st.covered[seat][:]
+    for cell in st.committed[seat]:
+        out[cell] = 1
+    return out

@@ -1,7 +1,8 @@
 """Setup: the chance part (Great Hall tokens, the first gnomes at the gates, the swarm, the facedown gate
 cards, vote tiles, decks, the champion display, the two 0-deck champions dealt to each player, the
-starting ancestry cards, the start player) and the players' decisions (the champion kept, then clockwise
-from the start player the lairs, their first trolls and the champion pawn)."""
+starting ancestry cards, the start player) and the players' decisions (the champion kept: asked clockwise
+from the start player, each choice hidden until all have chosen, :mod:`.simultaneous`; then clockwise from the
+start player the lairs, their first trolls and the champion pawn)."""
 
 from __future__ import annotations
 
@@ -49,7 +50,8 @@ def chance_setup(st: FallState) -> None:
     # the champions are kept (and their vote markers stacked) clockwise from the start player, drawn at
     # random: a fixed seat order would give seat 0 the bottom of every tied stack
     order = order_from(st, st.start_player)
-    push(st, *[["keep", seat] for seat in order], *[["lair_pair", seat] for seat in order], ["wave_start"])
+    push(st, *[["keep", seat] for seat in order], ["reveal_champions"], *[["lair_pair", seat] for seat in order],
+         ["wave_start"])
 
 
 @task("keep")
@@ -59,14 +61,27 @@ def keep(st: FallState, seat: int) -> None:
 
 
 def apply_keep(st: FallState, i: int) -> None:
-    """Keep dealt card ``i``; the other leaves the game; its votes go on the clan board."""
-    seat = st.decider
-    card, other = st.dealt[seat][i], st.dealt[seat][1 - i]
-    st.champ_state[card] = HELD
-    st.champ_state[other], st.champ_owner[other] = REMOVED, -1
-    st.dealt[seat] = []
-    push(st, ["champion_votes", seat, card, st.game.pack.champions[card].votes])
+    """Choose dealt card ``i``: turned face up with the others' (:func:`reveal_champions`)."""
+    st.committed[st.decider] = [i]
     resume(st)
+
+
+@task("reveal_champions")
+def reveal_champions(st: FallState) -> None:
+    """The kept champions turn face up together: each player's other dealt card leaves the game ("Remove rest
+    from game") and the kept ones' votes go on the clan board clockwise from the start player (the order their
+    markers stack in). A player still to choose (a valuation's reveal: :func:`.simultaneous.revealed`) keeps
+    both cards facedown."""
+    votes = []
+    for seat in order_from(st, st.start_player):
+        for i in st.committed[seat]:
+            card, other = st.dealt[seat][i], st.dealt[seat][1 - i]
+            st.champ_state[card] = HELD
+            st.champ_state[other], st.champ_owner[other] = REMOVED, -1
+            st.dealt[seat] = []
+            votes.append(["champion_votes", seat, card, st.game.pack.champions[card].votes])
+        st.committed[seat] = []
+    push(st, *votes)
 
 
 def free_pairs(st: FallState) -> list[int]:

@@ -12,13 +12,14 @@ from mk_env.core.flat_engine import ChanceState
 
 from . import engine, scoring
 from .fields import BY_SWARM, COPIED, DEALT, FIELD_NAMES, FIELDS, IN_DECK, NESTED, SHARED, SUPPLY, blank
+from .simultaneous import resample_committed
 from .vocabulary import PHASE_NAMES, Phase
 
 if TYPE_CHECKING:
     from .game import Game
 
 #: the save format (changes when a save's fields change)
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 class FallState(ChanceState):
@@ -67,8 +68,9 @@ class FallState(ChanceState):
         """A copy in which everything ``player`` cannot see is resampled from ``rng``: the cards of the
         other players' draft hands it has not held and the ancestry deck, the strengths of facedown gnomes
         it has not peeked at (dealt again among them), the facedown gate cards it has not
-        peeked at and those put aside, the champion decks and the champions dealt to others at setup, and
-        the generator."""
+        peeked at and those put aside, the champion decks and the champions dealt to others at setup, the
+        other players' choices committed in the simultaneous decision under way (drawn among those they had:
+        :func:`~.simultaneous.resample_committed`), and the generator."""
         st = self.clone()
         st._cache = {}
         # ancestry cards: the deck and the cards of the other hands this player has not held (a card it
@@ -111,6 +113,7 @@ class FallState(ChanceState):
             st.champ_decks[0] = pool
             for c in pool:
                 st.champ_state[c], st.champ_owner[c] = IN_DECK, -1
+        resample_committed(st, player, rng)  # after the hands and dealt champions they choose among
         st._rng, st._rng_state = None, np.random.PCG64(int(rng.integers(2**63))).state
         return st
 
