@@ -164,6 +164,16 @@ def draw_card(st, level: int) -> int:
     return st.decks[level - 1].pop(0)
 
 
+def swap_into_horde(st, h: int, level: int) -> int:
+    """Put the top card of the Level-``level`` deck into horde slot ``h`` (its card to the bottom of its own
+    deck; the slot's bribes and pedestal stay), as a refill does once a deck runs out; returns the card."""
+    old = int(st.horde[h])
+    st.decks[st.game.card_level[old] - 1].append(old)
+    st.horde[h] = draw_card(st, level)
+    st.invalidate_caches()
+    return int(st.horde[h])
+
+
 def spell_in_book(st, effect: str) -> int:
     """Put the pack's spell with ``effect`` into the spellbook (swapped with position 0's card if it lies
     in the spell deck); returns its spellbook position."""

@@ -16,7 +16,7 @@ hold bribes, which is why the card mentions them) and a Level-2 troll in the top
 from __future__ import annotations
 
 import numpy as np
-from rules_helpers import act, draw_card, empty_handed, give, make_test_game, spell_in_book
+from rules_helpers import act, draw_card, empty_handed, give, make_test_game, spell_in_book, swap_into_horde
 
 from mk_env.mountain_king.rules.actions import HORDE_ROW
 from mk_env.mountain_king.rules.content import COIN
@@ -39,16 +39,6 @@ def _ascension_ready(seed: int = 3):
     return game, st, position
 
 
-def _swap_into_horde(st, h: int, level: int) -> int:
-    """Put the top card of the Level-``level`` deck into horde slot ``h`` (its card to the bottom of its
-    own deck); returns the card."""
-    old = int(st.horde[h])
-    st.decks[st.game.card_level[old] - 1].append(old)
-    st.horde[h] = draw_card(st, level)
-    st.invalidate_caches()
-    return int(st.horde[h])
-
-
 def _offered_horde_slots(st, position: int) -> list[int]:
     act(st, "cast", position)
     assert st.decision_kind() == "spell_trollsmoot"
@@ -61,7 +51,7 @@ def _offered_horde_slots(st, position: int) -> list[int]:
 def test_a_level3_troll_in_the_level2_row_is_offered_and_its_bribes_discarded():
     game, st, position = _ascension_ready()
     h = LEVEL2_ROW[0]
-    card = _swap_into_horde(st, h, level=3)
+    card = swap_into_horde(st, h, level=3)
     st.supply[COIN] -= 2
     st.horde_bribes[h, COIN] += 2
     pedestal = int(st.horde_pedestal[h])
@@ -83,7 +73,7 @@ def test_a_level3_troll_in_the_level2_row_is_offered_and_its_bribes_discarded():
 def test_a_level2_troll_in_the_top_row_is_not_offered():
     game, st, position = _ascension_ready()
     h = TOP_ROW[0]
-    _swap_into_horde(st, h, level=2)
+    swap_into_horde(st, h, level=2)
     check_invariants(st)
     offered = _offered_horde_slots(st, position)
     assert h not in offered
@@ -93,7 +83,7 @@ def test_a_level2_troll_in_the_top_row_is_not_offered():
 def test_no_level3_troll_anywhere_in_the_horde_means_no_ceremony():
     game, st, position = _ascension_ready()
     for h in np.flatnonzero(game.card_level[st.horde] == 3).tolist():
-        _swap_into_horde(st, h, level=2)
+        swap_into_horde(st, h, level=2)
     check_invariants(st)
     cast = game.layout.index("cast", position)
     assert cast not in st.legal_actions().tolist()

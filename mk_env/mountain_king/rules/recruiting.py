@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import economy as eco
-from .actions import HORDE_BENEATH, HORDE_ROW, N_HORDE, RECRUIT_SLOTS, SMOOT_SUPPORT
+from .actions import HORDE_BENEATH, N_HORDE, RECRUIT_SLOTS, SMOOT_SUPPORT
 from .chance import refill
 from .content import COIN
 from .the_end import crown
@@ -99,23 +99,39 @@ def apply_bribe(st: GameState, p: int, res: int) -> None:
 
 
 def _take_troll(st: GameState, p: int) -> None:
-    """Step two of recruiting: take the troll, its bribes and its pedestal (Level-2 row), or choose a
-    pedestal from the bag or decline it (Level-3 row; rulebook, *Recruit a troll*: "If it was a Level-3
-    troll you may look through the draw bag and take a remaining pedestal of your choice")."""
+    """Step two of recruiting: take the troll and its bribes, then the pedestal by the card's printed level,
+    whatever horde row it sits in (rulebook, *Recruit a troll*): "If it was a Level-2 troll it will have a
+    pedestal on it ... Collect it"; "If it was a Level-3 troll you may look through the draw bag and take a
+    remaining pedestal of your choice (if there are any)": a clan in the bag, or pass to take none."""
     h = st.pending.horde_slot
     s = st.game.storage_of[p]
-    st.pending = st.pending._replace(recruit_card=int(st.horde[h]))
+    card = int(st.horde[h])
+    st.pending = st.pending._replace(recruit_card=card)
     st.horde[h] = -1
     st.storage[s] += st.horde_bribes[h]
     st.horde_bribes[h] = 0
-    row = HORDE_ROW[h]
-    if row == 1 and st.horde_pedestal[h] >= 0:
-        st.storage_pedestals[s, st.horde_pedestal[h]] += 1
-        st.horde_pedestal[h] = -1
-    if row == 2 and st.bag.sum() > 0:  # "you may ... take a remaining pedestal": a choice, even of one clan
+    level = int(st.game.card_level[card])
+    _lift_horde_pedestal(st, h, s, level)
+    if level == 3 and st.bag.sum() > 0:  # "you may ... take a remaining pedestal": a choice, even of one clan
         st.phase = RECRUIT_PEDESTAL
         return
     _finish_recruit(st, p)
+
+
+def _lift_horde_pedestal(st: GameState, h: int, s: int, level: int) -> None:
+    """The pedestal on horde slot ``h`` as its troll of ``level`` leaves: a Level-2 troll's goes into storage
+    ``s``; under any other troll it goes back to the bag, before a Level-3 troll's choice. The refill deals
+    the Level-2 row's slots a pedestal whatever troll it draws, but the book gives one only to "a fresh
+    Level-2 troll" (*Step two*), so a troll of another level that moved into the row when a deck ran out
+    holds one the book leaves in the bag."""
+    clan = int(st.horde_pedestal[h])
+    if clan < 0:
+        return
+    if level == 2:
+        st.storage_pedestals[s, clan] += 1
+    else:
+        st.bag[clan] += 1
+    st.horde_pedestal[h] = -1
 
 
 def choose_pedestal(st: GameState, p: int, clan: int) -> None:

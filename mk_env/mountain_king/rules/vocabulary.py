@@ -38,7 +38,7 @@ class Phase(IntEnum):
     SPELL_STATUE = 9  # a spell's free statue move: select a statue, or pass (the moves left: steps 2-4)
     STEP2 = 10  # step 2: recruit or dig, or trade, or a free statue move (pass only when neither is possible)
     BRIBE = 11  # recruiting with Golden Mask: the resource of the next bribe
-    RECRUIT_PEDESTAL = 12  # recruiting from the Level-3 row: the pedestal taken from the bag, or pass to decline
+    RECRUIT_PEDESTAL = 12  # recruiting a Level-3 troll: the pedestal taken from the bag, or pass to decline
     DIG_MINERAL = 13  # digging: the mineral paid, when more than one would pay
     DIG_PEDESTAL = 14  # digging: a pedestal on the new tunnel's anchor, or pass to decline
     DIG_WORKSHOP = 15  # digging: the workshop established on a newly touched site, or pass
