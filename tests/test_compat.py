@@ -10,8 +10,10 @@ import sys
 
 import mk_env
 import mk_env.mountain_king.rules.state as new_state
-import mk_env.mountain_king_v1 as mountain_king_v1
+from mk_env.mountain_king.env.version import ENV_NAME
 from mk_env.mountain_king.rules import Game
+
+versioned = importlib.import_module(f"mk_env.{ENV_NAME}")  # mk_env.mountain_king_v<N>
 
 
 def test_an_old_path_is_the_same_module_object_as_the_new_one():
@@ -48,10 +50,10 @@ def test_a_pickle_naming_the_old_module_path_loads_the_same_class():
 def test_mk_env_env_is_still_the_first_games_factory_and_pickles_by_name():
     assert mk_env.env is importlib.import_module("mk_env.mountain_king.env")
     assert pickle.loads(pickle.dumps(mk_env.env)) is mk_env.env
-    assert mk_env.raw_env is mountain_king_v1.raw_env and mk_env.single_seat_env is mountain_king_v1.single_seat_env
+    assert mk_env.raw_env is versioned.raw_env and mk_env.single_seat_env is versioned.single_seat_env
     env = mk_env.env(num_players=2)
     env.reset(seed=0)
-    assert env.unwrapped.__class__ is mountain_king_v1.raw_env
+    assert env.unwrapped.__class__ is versioned.raw_env
 
 
 def test_the_shared_pieces_keep_their_old_names_as_the_same_objects():
@@ -67,6 +69,6 @@ def test_the_shared_pieces_keep_their_old_names_as_the_same_objects():
     assert fields.read_object is pack_json.read_object and fields.PackError is PackError
     assert aec._OrderWrapper is safety._OrderWrapper and aec.warn_illegal_action is safety.warn_illegal_action
     assert old_wrappers.FlattenObservation is wrappers.FlattenObservation
-    import mk_env.cave_troll_v0 as cave_troll_v0
+    from mk_env.cave_troll import env as cave_troll_env
 
-    assert type(cave_troll_v0.env(num_players=2)) is type(mk_env.env(num_players=2)) is safety._OrderWrapper
+    assert type(cave_troll_env.env(num_players=2)) is type(mk_env.env(num_players=2)) is safety._OrderWrapper

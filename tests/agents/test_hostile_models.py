@@ -145,7 +145,7 @@ def test_the_shipped_policy_loads_without_trust_and_describes_itself():
     config = read_config(DEFAULT_CHECKPOINT)
     assert DEFAULT_CHECKPOINT.suffix == ".safetensors"
     assert not DEFAULT_CHECKPOINT.with_suffix(".zip").exists()
-    assert (config["env"], config["players"], config["game_options"]) == ("mountain_king_v1", 2, {})
+    assert (config["env"], config["players"], config["game_options"]) == (ENV_NAME, 2, {})
     assert config["policy_kwargs"]["extractor"] == "cnn" and config["optimizer"] is None
     with open(DEFAULT_CHECKPOINT, "rb") as f:
         assert f.read(4) != b"PK\x03\x04"
@@ -163,9 +163,9 @@ def test_building_a_ppo_agent_leaves_torch_threads_alone():
 
 @pytest.mark.parametrize("changes, message", [
     ({"layout_fingerprint": "0123456789abcdef"}, r"layout 0123456789abcdef .*this mk_env has "
-                                                 r"mountain_king_v1 with layout [0-9a-f]{16}"),
-    ({"env": "mountain_king_v9"}, "trained on mountain_king_v9 .* this mk_env has mountain_king_v1"),
-    ({"players": 3}, r"3 players\).*this mk_env has mountain_king_v1 with layout"),
+                                                 rf"{ENV_NAME} with layout [0-9a-f]{{16}}"),
+    ({"env": "mountain_king_v9"}, f"trained on mountain_king_v9 .* this mk_env has {ENV_NAME}"),
+    ({"players": 3}, rf"3 players\).*this mk_env has {ENV_NAME} with layout"),
     ({"format_version": 2}, "format version 2; this mk_env reads version 1"),
     ({"format": "pickle"}, "not an mk_env.policy description"),
     ({"policy_kwargs": {"extractor": "os.system"}}, "extractor 'os.system'; allowed: cnn, flat"),

@@ -12,6 +12,7 @@ from pettingzoo.test import api_test, seed_test
 import mk_env
 from mk_env.mountain_king.env import docs
 from mk_env.mountain_king.rules import ConfigError, Game, IllegalActionError
+from mk_env.mountain_king.env.version import ENV_NAME
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 
@@ -239,7 +240,7 @@ def test_registered_with_pettingzoo_where_available():
     import pettingzoo
     if not hasattr(pettingzoo, "make"):
         pytest.skip("this PettingZoo has no registry")
-    env = pettingzoo.make("aec", "mountain_king_v1", num_players=2)
+    env = pettingzoo.make("aec", ENV_NAME, num_players=2)
     env.reset(seed=0)
     assert env.possible_agents == ["player_0", "player_1"]
 

@@ -22,6 +22,10 @@ from mk_env.mountain_king.env import FlattenObservation, observation_slices
 from mk_env.mountain_king.env.masks import random_legal_action
 from mk_env.mountain_king.rules import IllegalActionError
 from mk_env.mountain_king.rules.errors import ActionTypeError
+from mk_env.mountain_king.env.version import ENV_NAME
+from mk_env.games import game_entry
+
+GYMNASIUM_ID = game_entry("mountain_king").gymnasium_id()
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 STYLES = ("dict", "flat", "rllib")
@@ -311,17 +315,17 @@ def test_import_mk_env_registers_without_importing_gymnasium_or_pettingzoo():
     code = ("import sys, mk_env, mk_env.rules\n"
             "assert 'gymnasium' not in sys.modules and 'pettingzoo' not in sys.modules, 'heavy import'\n"
             "import pettingzoo, gymnasium\n"
-            "e = pettingzoo.make('aec', 'mountain_king_v1', num_players=2); e.reset(seed=0)\n"
-            "g = gymnasium.make('mk_env/MountainKing-v1', num_players=3, observation='flat'); g.reset(seed=0)\n"
+            f"e = pettingzoo.make('aec', '{ENV_NAME}', num_players=2); e.reset(seed=0)\n"
+            f"g = gymnasium.make('{GYMNASIUM_ID}', num_players=3, observation='flat'); g.reset(seed=0)\n"
             "print(e.possible_agents, g.observation_space.shape)\n")
     assert "['player_0', 'player_1']" in _run_python(code).stdout
     code = ("import gymnasium\n"  # Gymnasium's "module:id" form imports mk_env, which registers
-            "print(gymnasium.make('mk_env:mk_env/MountainKing-v1', num_players=2).reset(seed=0)[1])\n")
+            f"print(gymnasium.make('mk_env:{GYMNASIUM_ID}', num_players=2).reset(seed=0)[1])\n")
     assert "'seat'" in _run_python(code).stdout
 
 
 def test_gymnasium_make_vec_runs_episodes_with_a_mask_never_empty():
-    envs = gymnasium.make_vec("mk_env/MountainKing-v1", num_envs=2, num_players=2, observation="flat")
+    envs = gymnasium.make_vec(GYMNASIUM_ID, num_envs=2, num_players=2, observation="flat")
     obs, _ = envs.reset(seed=0)
     rng = np.random.default_rng(0)
     ended = 0

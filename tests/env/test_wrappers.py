@@ -8,6 +8,7 @@ import pytest
 from pettingzoo.utils import wrappers
 
 import mk_env
+from mk_env.mountain_king.env.version import ENV_NAME
 
 
 def _play(e, seed: int, steps: int) -> list:
@@ -32,7 +33,7 @@ def test_env_wrappers_are_pettingzoos_own_kinds():
     e = mk_env.env(num_players=3)
     assert isinstance(e, wrappers.OrderEnforcingWrapper)
     assert isinstance(e.env, wrappers.AssertOutOfBoundsWrapper)
-    assert str(e) == "mountain_king_v1"
+    assert str(e) == ENV_NAME
 
 
 @pytest.mark.parametrize("reward", ["win", "dense"])

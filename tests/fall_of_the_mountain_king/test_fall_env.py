@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from mk_env import fall_of_the_mountain_king_v0 as fall
+from mk_env.fall_of_the_mountain_king import env as fall
 from mk_env.fall_of_the_mountain_king.rules import ConfigError, IllegalActionError
 from mk_env.games import game_entry, make_game
 
@@ -38,9 +38,9 @@ def test_pettingzoo_seed_test(num_players):
 def test_registered_with_pettingzoo_and_in_the_game_table():
     import pettingzoo
 
-    env = pettingzoo.make("aec", "fall_of_the_mountain_king_v0", num_players=5)
+    env = pettingzoo.make("aec", fall.ENV_NAME, num_players=5)
     env.reset(seed=0)
-    assert str(env) == "fall_of_the_mountain_king_v0" and env.unwrapped.game.num_players == 5
+    assert str(env) == fall.ENV_NAME and env.unwrapped.game.num_players == 5
     entry = game_entry("fall_of_the_mountain_king")
     assert entry.player_counts == (2, 3, 4, 5)
     assert make_game("fall_of_the_mountain_king", 3).name == "fall_of_the_mountain_king"
@@ -119,7 +119,7 @@ def test_env_ends_the_game_on_an_illegal_action_with_a_warning(caplog):
     illegal = int(np.flatnonzero(env.last()[0]["action_mask"] == 0)[0])
     with caplog.at_level(logging.WARNING):
         env.step(illegal)
-    assert f"fall_of_the_mountain_king_v0: {agent} chose an illegal action, {illegal}" in caplog.text
+    assert f"{fall.ENV_NAME}: {agent} chose an illegal action, {illegal}" in caplog.text
     _, reward, term, _, info = env.last()
     assert term and reward == -1.0 and info["illegal_action"]["agent"] == agent
 

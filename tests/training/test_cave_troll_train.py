@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib", reason="training needs the [train] extra (sb3-contrib)")
 
-import mk_env.cave_troll_v0 as cave_troll_v0  # noqa: E402
+from mk_env.cave_troll import env as cave_troll_env  # noqa: E402
 from agents import make_agent  # noqa: E402
 from agents.policy_file import load_policy, read_config  # noqa: E402
 from agents.ppo import DEFAULT_CHECKPOINT  # noqa: E402
@@ -41,8 +41,8 @@ def _one_line_error(capsys: pytest.CaptureFixture, command: str) -> str:
 def test_a_tiny_run_writes_safe_files_that_name_cave_troll_and_its_layout(run: Path) -> None:
     final = run / "final_model.safetensors"
     config = read_config(final)
-    assert config["game"] == "cave_troll" and config["env"] == cave_troll_v0.ENV_NAME
-    assert config["layout_fingerprint"] == cave_troll_v0.layout_fingerprint(make_game("cave_troll", 2))
+    assert config["game"] == "cave_troll" and config["env"] == cave_troll_env.ENV_NAME
+    assert config["layout_fingerprint"] == cave_troll_env.layout_fingerprint(make_game("cave_troll", 2))
     assert config["num_timesteps"] >= 256 and config["policy_kwargs"]["extractor"] == "flat"
     assert config["training"]["settings"]["game"] == "cave_troll"
     assert checkpoints(run) and all(p.suffix == ".safetensors" for p in checkpoints(run))
@@ -75,7 +75,7 @@ def test_ppo_path_plays_cave_troll_with_its_model_as_the_policy_would(run: Path)
     assert again == actions  # greedy policy, seeded opponent: the same game
     # the agent acts as the policy does on the single-seat env's own observation of that seat
     policy, agent = load_policy(run / "final_model.safetensors"), make_agent(spec)
-    env = cave_troll_v0.single_seat_env(2, seat=0, opponents=make_agent("random"))
+    env = cave_troll_env.single_seat_env(2, seat=0, opponents=make_agent("random"))
     obs, _ = env.reset(seed=9)
     for _ in range(30):
         mask = env.action_masks()

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from mk_env import cave_troll_v0
+from mk_env.cave_troll import env as cave_troll_env
 from mk_env.cave_troll.rules import ConfigError, IllegalActionError
 from mk_env.mountain_king.rules import ActionTypeError
 
@@ -23,24 +23,24 @@ from cave_troll_env_helpers import play_random
 def test_pettingzoo_api_test(num_players, observation):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # api_test's advice on Dict observation spaces
-        api_test(cave_troll_v0.env(num_players=num_players, observation=observation), num_cycles=200)
+        api_test(cave_troll_env.env(num_players=num_players, observation=observation), num_cycles=200)
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_pettingzoo_seed_test(num_players):
-    seed_test(partial(cave_troll_v0.env, num_players=num_players), num_cycles=200)
+    seed_test(partial(cave_troll_env.env, num_players=num_players), num_cycles=200)
 
 
 def test_registered_with_pettingzoo_on_import():
     import pettingzoo
 
-    env = pettingzoo.make("aec", "cave_troll_v0", num_players=3)
+    env = pettingzoo.make("aec", cave_troll_env.ENV_NAME, num_players=3)
     env.reset(seed=0)
-    assert str(env) == "cave_troll_v0" and env.unwrapped.game.num_players == 3
+    assert str(env) == cave_troll_env.ENV_NAME and env.unwrapped.game.num_players == 3
 
 
 def test_agents_spaces_and_a_whole_game():
-    env = cave_troll_v0.env(num_players=4)
+    env = cave_troll_env.env(num_players=4)
     env.reset(seed=5)
     assert env.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
     n = env.unwrapped.game.layout.size
@@ -52,7 +52,7 @@ def test_agents_spaces_and_a_whole_game():
 
 def _finished(reward: str, seed: int = 3, num_players: int = 3):
     """A raw environment at the end of a random game, with every agent's accumulated rewards."""
-    env = cave_troll_v0.raw_env(num_players=num_players, reward=reward)
+    env = cave_troll_env.raw_env(num_players=num_players, reward=reward)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     total = dict.fromkeys(env.possible_agents, 0.0)
@@ -97,7 +97,7 @@ def test_dense_rewards_sum_to_the_gold_plus_the_win_reward():
 
 
 def test_raw_env_strict_raises_the_engine_error_and_changes_nothing():
-    env = cave_troll_v0.raw_env(num_players=2)
+    env = cave_troll_env.raw_env(num_players=2)
     env.reset(seed=1)
     before = env.game_state.to_json()
     illegal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
@@ -107,13 +107,13 @@ def test_raw_env_strict_raises_the_engine_error_and_changes_nothing():
 
 
 def test_env_ends_the_game_on_an_illegal_action_with_a_warning(caplog):
-    env = cave_troll_v0.env(num_players=3)
+    env = cave_troll_env.env(num_players=3)
     env.reset(seed=2)
     agent = env.agent_selection
     illegal = int(np.flatnonzero(env.last()[0]["action_mask"] == 0)[0])
     with caplog.at_level(logging.WARNING):
         env.step(illegal)
-    assert f"cave_troll_v0: {agent} chose an illegal action, {illegal}" in caplog.text
+    assert f"{cave_troll_env.ENV_NAME}: {agent} chose an illegal action, {illegal}" in caplog.text
     _, reward, term, _, info = env.last()
     assert term and reward == -1.0
     assert info["illegal_action"]["agent"] == agent and "is not legal" in info["illegal_action"]["message"]
@@ -123,22 +123,22 @@ def test_env_ends_the_game_on_an_illegal_action_with_a_warning(caplog):
 
 
 def test_action_of_the_wrong_type_and_bad_options_are_refused():
-    env = cave_troll_v0.env(num_players=2)
+    env = cave_troll_env.env(num_players=2)
     env.reset(seed=0)
     with pytest.raises(ActionTypeError):
         env.step("draw")
     with pytest.raises(ConfigError, match="num_players must be 2, 3 or 4"):
-        cave_troll_v0.env(num_players=5)
+        cave_troll_env.env(num_players=5)
     with pytest.raises(ValueError, match="reward='gold' is not allowed"):
-        cave_troll_v0.env(num_players=2, reward="gold")
+        cave_troll_env.env(num_players=2, reward="gold")
     with pytest.raises(ValueError, match="observation='image' is not allowed"):
-        cave_troll_v0.env(num_players=2, observation="image")
+        cave_troll_env.env(num_players=2, observation="image")
     with pytest.raises(ValueError, match="render_mode='human' is not allowed"):
-        cave_troll_v0.raw_env(num_players=2, render_mode="human")
+        cave_troll_env.raw_env(num_players=2, render_mode="human")
 
 
 def test_describe_action_is_the_engine_sentence():
-    env = cave_troll_v0.raw_env(num_players=4)
+    env = cave_troll_env.raw_env(num_players=4)
     env.reset(seed=0)
     layout = env.game.layout
     assert env.describe_action(layout.index("draw")) == "draw a counter from your pile"

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mk_env import cave_troll_v0
+from mk_env.cave_troll import env as cave_troll_env
 from mk_env.cave_troll.env import docs
 from mk_env.mountain_king.env.wrappers import FlattenObservation
 
@@ -25,7 +25,7 @@ def _advance(env, steps: int, seed: int = 0) -> None:
 
 @pytest.mark.parametrize("observation", ["dict", "flat"])
 def test_an_environment_pickled_mid_game_continues_the_same_game(observation):
-    env = cave_troll_v0.env(num_players=4, observation=observation, reward="dense")
+    env = cave_troll_env.env(num_players=4, observation=observation, reward="dense")
     env.reset(seed=7)
     _advance(env, 150)
     copy = pickle.loads(pickle.dumps(env))
@@ -41,11 +41,11 @@ def test_an_environment_pickled_mid_game_continues_the_same_game(observation):
         _advance(env, 60, seed=3)
         _advance(copy, 60, seed=3)
     assert copy.unwrapped.game_state == env.unwrapped.game_state
-    assert pickle.loads(pickle.dumps(cave_troll_v0.env)) is cave_troll_v0.env
+    assert pickle.loads(pickle.dumps(cave_troll_env.env)) is cave_troll_env.env
 
 
 def test_global_state_holds_the_hidden_parts():
-    env = cave_troll_v0.raw_env(num_players=3)
+    env = cave_troll_env.raw_env(num_players=3)
     env.reset(seed=1)
     state = env.state()
     assert state.shape == env.state_space.shape and env.state_space.contains(state)
@@ -59,7 +59,7 @@ def test_global_state_holds_the_hidden_parts():
 
 
 def test_flatten_observation_wrapper_works_on_cave_troll():
-    env = FlattenObservation(cave_troll_v0.env(num_players=2), style="rllib")
+    env = FlattenObservation(cave_troll_env.env(num_players=2), style="rllib")
     env.reset(seed=0)
     obs = env.observe(env.agent_selection)
     assert obs["observations"].shape == (env.unwrapped.observer.size,)
@@ -67,7 +67,7 @@ def test_flatten_observation_wrapper_works_on_cave_troll():
 
 
 def test_ansi_rendering_shows_rooms_values_counters_and_players():
-    env = cave_troll_v0.env(num_players=3, render_mode="ansi")
+    env = cave_troll_env.env(num_players=3, render_mode="ansi")
     env.reset(seed=2)
     _advance(env, 200)
     text = env.render()
@@ -79,7 +79,7 @@ def test_ansi_rendering_shows_rooms_values_counters_and_players():
 @pytest.mark.parametrize("num_players", [2, 4])
 def test_rgb_rendering_draws_the_lair(num_players):
     pytest.importorskip("PIL")
-    env = cave_troll_v0.env(num_players=num_players, render_mode="rgb_array")
+    env = cave_troll_env.env(num_players=num_players, render_mode="rgb_array")
     env.reset(seed=3)
     _advance(env, 120)
     image = env.render()
@@ -88,14 +88,14 @@ def test_rgb_rendering_draws_the_lair(num_players):
 
 
 def test_render_without_a_mode_warns_and_returns_nothing():
-    env = cave_troll_v0.raw_env(num_players=2)
+    env = cave_troll_env.raw_env(num_players=2)
     env.reset(seed=0)
     with pytest.warns(UserWarning, match="without a render_mode"):
         assert env.render() is None
 
 
 def test_single_seat_view_plays_a_whole_game_with_masks():
-    gym_env = cave_troll_v0.single_seat_env(num_players=3, seat=2, observation="flat")
+    gym_env = cave_troll_env.single_seat_env(num_players=3, seat=2, observation="flat")
     obs, info = gym_env.reset(seed=5)
     rng = np.random.default_rng(5)
     done, steps = False, 0

@@ -7,7 +7,7 @@ import gymnasium
 import numpy as np
 import pytest
 
-from mk_env import cave_troll_v0
+from mk_env.cave_troll import env as cave_troll_env
 from mk_env.cave_troll.env.observation import BOARD_KINDS, CaveTrollObserver
 from mk_env.cave_troll.rules import Game, IllegalActionError
 from mk_env.cave_troll.rules.board import occupancy
@@ -91,7 +91,7 @@ def test_the_mask_is_exactly_the_legal_actions_both_ways(states):
 
 
 def test_the_env_mask_is_the_deciding_agents_only():
-    env = cave_troll_v0.raw_env(num_players=3)
+    env = cave_troll_env.raw_env(num_players=3)
     env.reset(seed=4)
     st = env.game_state
     for agent in env.possible_agents:
