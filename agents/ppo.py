@@ -8,7 +8,7 @@ kinds answer ``predict(observation, action_masks, deterministic)``. ``ppo:defaul
 Python, ``--trust`` on the command line); see docs/security.md.
 
 The policy acts on the same observation as the single-seat training env of its game (``game`` in the
-file: :mod:`mk_env.env` for the first game, :mod:`mk_env.cave_troll_v0` for Cave Troll): the inner
+file: :mod:`mk_env.env` for the first game, :mod:`mk_env.cave_troll.env` for Cave Troll): the inner
 ``observation`` dict for its seat, with the legal mask. A game other than the file's, or a layout other
 than the one it was trained on, is refused with an error naming both. The agent leaves torch's thread count
 alone: the process decides it (``mk-env`` runs torch on one thread per process, docs/training.md).

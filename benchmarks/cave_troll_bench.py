@@ -1,6 +1,6 @@
 """Cave Troll speed: ``python benchmarks/cave_troll_bench.py [--players 4] [--seconds 5] [--no-compare]``.
 
-Random masked play through ``mk_env.cave_troll_v0.env(...)`` (safety wrappers, the observation and the mask
+Random masked play through ``mk_env.cave_troll_v1.env(...)`` (safety wrappers, the observation and the mask
 built at every step), beside PettingZoo's ``chess_v6`` in the same run (the ``compare`` extra: ``pip install
 chess``), with our speed as a multiple of chess's; and the engine's ``clone()`` in microseconds, averaged over
 states sampled from random games. The loop is the first game's (:func:`training.bench.random_aec_loop`).
@@ -46,11 +46,11 @@ def clone_us(num_players: int, count: int = 300, repeat: int = 20, seed: int = 0
 
 def run(players: int, seconds: float, with_compare: bool = True) -> dict[str, Any]:
     """Every figure, as a JSON-able dict."""
-    from mk_env import cave_troll_v0
+    from mk_env import cave_troll_v1
 
     report: dict[str, Any] = {"players": players, "seconds_per_figure": seconds,
                               "load_avg_before": list(os.getloadavg())}
-    report["cave_troll"] = random_aec_loop(cave_troll_v0.env(num_players=players), seconds)
+    report["cave_troll"] = random_aec_loop(cave_troll_v1.env(num_players=players), seconds)
     report["clone_us"] = clone_us(players)
     if with_compare:
         try:
@@ -68,7 +68,7 @@ def run(players: int, seconds: float, with_compare: bool = True) -> dict[str, An
 
 def print_report(report: dict[str, Any]) -> None:
     ct = report["cave_troll"]
-    print(f"cave_troll_v0, {report['players']} players: {ct['steps_per_s']:,.0f} env steps/s "
+    print(f"cave_troll_v1, {report['players']} players: {ct['steps_per_s']:,.0f} env steps/s "
           f"({ct['steps_per_cpu_s']:,.0f} per CPU second), {ct['games_per_s']:.2f} games/s "
           f"(target >= {TARGETS['steps_per_s']:,.0f})")
     print(f"clone: {report['clone_us']:.2f} us (target < {TARGETS['clone_us']:.0f})")

@@ -540,7 +540,7 @@ CAVE_TROLL = cells(
     ("md", """
 # Cave Troll: play a game, a small tournament, a chart
 
-*Cave Troll*, the suite's second game, as a PettingZoo AEC environment (`mk_env.cave_troll_v0`):
+*Cave Troll*, the suite's second game, as a PettingZoo AEC environment (`mk_env.cave_troll_v1`):
 adventurers raid a lair room by room while monsters defend it; rooms score gold to whoever has most
 adventurers there at each "Count the Loot!". This notebook plays a game with rendering, runs a small
 tournament of `random`, `heuristic` and `mcts` (the same `run_tournament` as the first game, with
@@ -570,9 +570,9 @@ gold, counters by colour, the entrances and the pit), `"rgb_array"` draws it.
 import numpy as np
 import matplotlib.pyplot as plt
 
-import mk_env.cave_troll_v0 as cave_troll_v0
+import mk_env.cave_troll_v1 as cave_troll_v1
 
-env = cave_troll_v0.env(num_players=PLAYERS, render_mode="ansi")
+env = cave_troll_v1.env(num_players=PLAYERS, render_mode="ansi")
 env.reset(seed=SEED)
 rng = np.random.default_rng(SEED)
 decisions, finals = 0, {}
@@ -589,7 +589,7 @@ for agent in env.agent_iter():
     env.step(action)
 for a, info in finals.items():
     print(a, "rank", info["rank"], info["score_breakdown"])
-image = cave_troll_v0.raw_env(num_players=PLAYERS, render_mode="rgb_array")
+image = cave_troll_v1.raw_env(num_players=PLAYERS, render_mode="rgb_array")
 image.reset(seed=SEED)
 plt.figure(figsize=(6, 6))
 plt.imshow(image.render())
@@ -645,7 +645,7 @@ FALL = cells(
 # Fall of the Mountain King: play a game, look at what a seat sees, a small tournament
 
 *Fall of the Mountain King* (2-5 players), the suite's third game, as a PettingZoo AEC environment
-(`mk_env.fall_of_the_mountain_king_v0`): troll clans build their ancestry grids in three waves, fight over the
+(`mk_env.fall_of_the_mountain_king_v1`): troll clans build their ancestry grids in three waves, fight over the
 seven clan domains with weak and strong actions, hold off gnome invasions and win champions and clan votes. Its
 components are designed stand-ins (docs/fall-of-the-mountain-king/rules-decisions.md). This notebook plays a
 game with the `ansi` rendering, shows the observation arrays (only what the seat may know), and runs a small
@@ -671,7 +671,7 @@ clan's vote leader, a falling troll to its owner).
 import numpy as np
 import matplotlib.pyplot as plt
 
-from mk_env import fall_of_the_mountain_king_v0 as fall
+from mk_env import fall_of_the_mountain_king_v1 as fall
 
 env = fall.env(num_players=PLAYERS, render_mode="ansi")
 env.reset(seed=SEED)

@@ -83,6 +83,10 @@ def test_every_older_version_is_retired_and_refuses_naming_the_current_one(entry
         assert isinstance(RetiredVersionError(""), ImportError)
         with pytest.raises(gymnasium.error.DeprecatedEnv, match=entry.gymnasium_id()):
             gymnasium.make(entry.gymnasium_id(old), num_players=entry.player_counts[0])
+        with pytest.raises(Exception, match=f"v{old} .*Available version: v{current}"):
+            pettingzoo.make("aec", entry.env_name(old), num_players=entry.player_counts[0])
+        with pytest.raises(ImportError, match=entry.env_name()):
+            exec(f"from mk_env.{entry.env_name(old)} import env")  # noqa: S102
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module(f"mk_env.{entry.env_name(current + 1)}")
 
@@ -93,3 +97,18 @@ def test_names_that_are_not_a_games_version_are_not_modules():
             importlib.import_module(name)
     with pytest.raises(AttributeError):
         mk_env.chess_v0  # noqa: B018
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=IDS)
+def test_the_current_version_has_its_history_line_and_pinned_layouts(entry):
+    """The version rule for every game: the current version has a Version history line and the layouts of its
+    default configurations pinned, and each player count's layout is its pin (a layout change without a bump,
+    or a bump without pins, fails here)."""
+    version = load(entry.version_module)
+    assert max(version.VERSION_HISTORY) == version.ENV_VERSION == entry.env_version()
+    assert version.ENV_VERSION in version.PINNED_LAYOUTS, f"pin v{version.ENV_VERSION}'s layouts"
+    pins = version.PINNED_LAYOUTS[version.ENV_VERSION]
+    for key, pinned in pins.items():
+        players, options = (key, {}) if isinstance(key, int) else (key[0], {"board_side": key[1]})
+        assert version.layout_fingerprint(entry.make(players, **options)) == pinned, (entry.name, key)
+    assert {k if isinstance(k, int) else k[0] for k in pins} == set(entry.player_counts)

@@ -4,7 +4,9 @@ Loading the zip unpickles code from it (that is why ``--trust`` is required: con
 trust); the result holds weights and JSON only (:mod:`agents.policy_file`) and loads anywhere without
 trust, e.g. as the agent spec ``ppo:OUT.safetensors``. ``--half`` writes a file for playing only: float16
 weights, no optimizer (``mk-env convert-model IN.safetensors OUT.safetensors --half`` does that to a safe
-model file of either kind, ``ppo:`` or ``az:``; it is how ``aznet:default`` was made).
+model file of either kind, ``ppo:`` or ``az:``; it is how ``aznet:default`` was made). ``--describe-for-current
+NOTE`` carries a safe model file over a version bump that kept its game's layouts (:mod:`agents.model_versions`;
+how the shipped files were carried to ``mountain_king_v2``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ def _cmd(args: argparse.Namespace) -> int:
         print("error: --half writes a file for playing only; it cannot --keep-optimizer")
         return 2
     options = {"board_side": args.board_side} if args.board_side else None
+    if args.describe_for_current is not None:
+        return _describe_for_current(args.input, out, args.describe_for_current)
     try:
         if Path(args.input).is_file() and not is_sb3_zip(args.input) and args.half:
             halve_model_file(args.input, out)
@@ -37,6 +41,18 @@ def _cmd(args: argparse.Namespace) -> int:
             if full != out:
                 full.unlink(missing_ok=True)
     except (ValueError, OSError) as e:
+        print(f"error: {e}")
+        return 2
+    return _report(out)
+
+
+def _describe_for_current(src: str, out: Path, note: str) -> int:
+    """``--describe-for-current``: the same weights described for this mk_env's environment version."""
+    from agents.model_versions import describe_for_current
+    from agents.policy_file import ModelFileError
+    try:
+        describe_for_current(src, out, note)
+    except (ModelFileError, OSError) as e:
         print(f"error: {e}")
         return 2
     return _report(out)
@@ -83,4 +99,7 @@ def register(subparsers) -> None:
                         "also be a .safetensors model file (ppo: or az:)")
     p.add_argument("--keep-optimizer", action="store_true",
                    help="also keep Adam's moments (for training on; about three times the size)")
+    p.add_argument("--describe-for-current", metavar="NOTE", default=None,
+                   help="IN is a .safetensors model file of an earlier environment version with the same "
+                        "layouts: write it described for this version, NOTE saying what changed")
     p.set_defaults(func=_cmd)

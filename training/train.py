@@ -8,7 +8,7 @@ the learner saved every ``--snapshot-every`` steps, the latest snapshot, fixed b
 and to ``DIR/eval.csv``. Snapshots, checkpoints and evaluations happen between rollouts, so each
 one's step count is the exact number of steps its weights were trained on.
 
-``--game cave_troll`` trains on Cave Troll's single-seat view (:mod:`mk_env.cave_troll_v0`) with the
+``--game cave_troll`` trains on Cave Troll's single-seat view (:mod:`mk_env.cave_troll.env`) with the
 ``flat`` extractor (an MLP over the whole observation; ``cnn`` reads the first game's board grid); its
 gauntlet is random and Cave Troll's heuristic, and its model files name the game and Cave Troll's layout
 fingerprint, so ``ppo:PATH`` plays Cave Troll with it and refuses the other game.

@@ -1,6 +1,7 @@
 """The version rule: the observation and action layouts of the default configurations are pinned to
-the environment's version, so a change to them cannot slip through without a version bump; v1 kept v0's
-layouts, and the retired v0 names refuse clearly."""
+the environment's version, so a change to them cannot slip through without a version bump, and the shipped
+policies are described only for versions that kept their layout (the retired versions' refusals, for every
+game: tests/test_registration.py)."""
 
 from __future__ import annotations
 
@@ -59,50 +60,23 @@ def test_version_history_states_the_rule_and_the_current_version():
     assert "bumps the version" in history and "refactor" in history
 
 
-def test_v1_changed_the_rules_and_kept_v0s_layouts():
-    """v1 (issue 16) changed rules, and the autumn side's map (its workshop sites, so the autumn layouts'
-    dig and hall blocks): with v0's name, every winter layout hashes to v0's pin. The shipped policy
-    (agents/checkpoints/default.safetensors, 2 players on winter, trained under v0) is described for v1
-    on that ground; a v1 change to a winter layout must re-pin v1 and retrain or drop that claim."""
+def test_the_shipped_policies_read_the_layout_of_every_version_they_were_described_for():
+    """The shipped files (agents/checkpoints: ppo:default trained under v0, aznet:default under v1, both 2
+    players on winter) are described for the current version because every version since kept the 2-player
+    winter layout: under each earlier name the file records, today's layout hashes to that version's pin. A
+    bump that changes that layout fails here: retrain the files or stop describing them for it."""
+    from agents.policy_file import read_metadata
+    from agents.ppo import DEFAULT_CHECKPOINT
     from mk_env.core.env.version import fingerprint
     from mk_env.mountain_king.env.version import layout_description
 
-    for (players, side), pinned in PINNED[0].items():
-        description = layout_description(Game(players, board_side=side))
-        if side == "autumn":  # redrawn in v1 (a fair 3-player table): its dig and hall blocks differ
-            assert fingerprint({**description, "env": "mountain_king_v0"}) != pinned, (players, side)
-            continue
-        assert description["env"] == "mountain_king_v1"
-        assert fingerprint({**description, "env": "mountain_king_v0"}) == pinned, (players, side)
-
-
-def test_the_retired_v0_module_refuses_in_one_line_naming_v1():
-    import mk_env.mountain_king_v0 as v0
-    import mk_env.mountain_king_v1 as v1
-
-    assert v1.ENV_NAME == ENV_NAME and v1.raw_env is aec.raw_env
-    for name in ("env", "raw_env", "single_seat_env", "ENV_NAME", "layout_fingerprint"):
-        with pytest.raises(v0.RetiredVersionError,
-                           match=r"mountain_king_v0 is retired: .* use mk_env\.mountain_king_v1\."):
-            getattr(v0, name)
-    with pytest.raises(ImportError, match="mountain_king_v1"):
-        from mk_env.mountain_king_v0 import env  # noqa: F401
-    assert not hasattr(v0, "__wrapped__")  # other names are plain AttributeErrors (inspection tools probe them)
-
-
-def test_gymnasium_refuses_the_v0_id_naming_v1():
-    gymnasium = pytest.importorskip("gymnasium")
-    import mk_env  # noqa: F401 - registers mk_env/MountainKing-v1
-
-    with pytest.raises(gymnasium.error.DeprecatedEnv, match="MountainKing-v1"):
-        gymnasium.make("mk_env/MountainKing-v0", num_players=2)
-
-
-def test_pettingzoos_registry_refuses_v0_naming_v1():
-    pettingzoo = pytest.importorskip("pettingzoo")
-    if not hasattr(pettingzoo, "make"):
-        pytest.skip("this PettingZoo has no registry")
-    import mk_env  # noqa: F401 - registers mountain_king_v1
-
-    with pytest.raises(Exception, match="v0 .*Available version: v1"):
-        pettingzoo.make("aec", "mountain_king_v0", num_players=2)
+    description = layout_description(Game(2, board_side="winter"))
+    for path in (DEFAULT_CHECKPOINT, DEFAULT_CHECKPOINT.with_name("aznet_default.safetensors")):
+        config = read_metadata(path)
+        assert (config["env"], config["layout_fingerprint"]) == (ENV_NAME, PINNED[ENV_VERSION][(2, "winter")])
+        earlier = config.get("earlier_versions", []) + ([config["trained_under"]] if "trained_under" in config else [])
+        assert earlier, path
+        for record in earlier:
+            version = int(record["env"].rpartition("_v")[2])
+            assert record["layout_fingerprint"] == PINNED[version][(2, "winter")], (path, record["env"])
+            assert fingerprint({**description, "env": record["env"]}) == record["layout_fingerprint"], path

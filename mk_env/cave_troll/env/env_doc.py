@@ -6,13 +6,13 @@ As for the first game (:mod:`mk_env.mountain_king.env.env_doc`): the text lives 
 ``python -m mk_env.cave_troll.env.docs --update-docstring`` rewrites the generated tables below.
 """
 
-from .version import version_lines
+from .version import ENV_NAME, version_lines
 
 _TEXT = r"""# Cave Troll: the PettingZoo environment
 
 | | |
 |---|---|
-| Import | `from mk_env import cave_troll_v0; env = cave_troll_v0.env(num_players=4)` |
+| Import | `from mk_env import <ENV_NAME>; env = <ENV_NAME>.env(num_players=4)` |
 | API | AEC (turn-based; a player whose turn it is not decides its escape from a Cave Troll) |
 | Agents | `player_0` ... `player_{n-1}` (n = 2..4) |
 | Action space | `Discrete(N)`, N = `game.layout.size` (1192 / 1252 / 1312 for 2 / 3 / 4 players) |
@@ -22,20 +22,20 @@ _TEXT = r"""# Cave Troll: the PettingZoo environment
 ## Creation
 
 ```python
-from mk_env import cave_troll_v0
-env = cave_troll_v0.env(num_players=4, render_mode=None, reward="win")  # safety wrappers
-raw = cave_troll_v0.raw_env(num_players=2, strict=True)                # illegal actions raise
-flat = cave_troll_v0.env(num_players=3, observation="flat")            # one float32 vector
-gym = cave_troll_v0.single_seat_env(num_players=2)                     # Gymnasium, one learner seat
+from mk_env import <ENV_NAME>
+env = <ENV_NAME>.env(num_players=4, render_mode=None, reward="win")  # safety wrappers
+raw = <ENV_NAME>.raw_env(num_players=2, strict=True)                # illegal actions raise
+flat = <ENV_NAME>.env(num_players=3, observation="flat")            # one float32 vector
+gym = <ENV_NAME>.single_seat_env(num_players=2)                     # Gymnasium, one learner seat
 ```
 
 `num_players` is 2..4; `pack` (a pack directory or a loaded pack; None: the default pack) passes to the
 engine's `Game(...)`; a bad option raises the engine's `ConfigError`. `reward` is `"win"` (default),
 `"margin"` or `"dense"`. `env()` wraps `raw_env(strict=False)` with the first game's subclasses of
 PettingZoo's `AssertOutOfBoundsWrapper` and `OrderEnforcingWrapper`. The game is seeded by
-`reset(seed=...)` (`reset()` without a seed continues the previous seed's sequence). Importing
-`mk_env.cave_troll_v0` (and `import mk_env`, before PettingZoo is used) registers the environment with
-PettingZoo's registry: `pettingzoo.make("aec", "cave_troll_v0", num_players=3)`.
+`reset(seed=...)` (`reset()` without a seed continues the previous seed's sequence). `import mk_env`
+registers the environment with PettingZoo's registry, `pettingzoo.make("aec", "<ENV_NAME>", num_players=3)`,
+and its single-seat view with Gymnasium's, `gymnasium.make("mk_env/CaveTroll-v<VERSION>", num_players=3)`.
 
 The environment, and an environment in the middle of a game (with its wrappers, in any observation style),
 pickle: it travels as its options, the engine's exact JSON of the game and its bookkeeping, so the copy
@@ -135,6 +135,8 @@ says what an action number does, e.g. "move your Knight (#2) to R12". `move` is 
 destination` (moves, the Thief's jump, escapes); `push`, `orc` and `helm` name a counter id; `place`,
 `push_to`, `step`, `chalice`, `teleport` a location; `idol`, `wand`, `sword` a room; `cloak` one of your
 slots. Locations are numbered rooms first, then the four entrances, then the pit.
+`decline` is the one action of the choices one may refuse: a drawn Treasure ("you *may* put it into play":
+it leaves the game), a push, an escape from a Cave Troll, the Helm's or the Cloak's remaining steps.
 
 ## Rewards
 
@@ -173,4 +175,5 @@ entrances, the pit, each counter a dot of its owner's colour with its kind's let
 """
 
 #: the page: the text above with the Version history's list from :mod:`mk_env.cave_troll.env.version`
-PAGE = _TEXT.replace("<!-- versions -->", version_lines())
+PAGE = (_TEXT.replace("<!-- versions -->", version_lines()).replace("<ENV_NAME>", ENV_NAME)
+        .replace("<VERSION>", ENV_NAME.rpartition("_v")[2]))

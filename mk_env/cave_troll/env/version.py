@@ -11,15 +11,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from mk_env.core.env.version import fingerprint, layout_description
+from mk_env.core.env.version import fingerprint
+from mk_env.core.env.version import layout_description as shared_description
 from mk_env.core.env.version import version_lines as shared_version_lines
 
-ENV_VERSION = 0
+ENV_VERSION = 1
 ENV_NAME = f"cave_troll_v{ENV_VERSION}"
 
 #: each version: (the release it came with, what changed), the Version history of the docs
 VERSION_HISTORY: dict[int, tuple[str, str]] = {
     0: ("mk_env 0.1.0", "first release of Cave Troll in the suite."),
+    1: ("issue 52", "the Chalice of Teleportation refuses an entrance holding an opponent's Knight, as it does a "
+        "room (\"any other room or entrance not occupied by a Cave Troll or an opponent's Knight\"); a drawn "
+        "Treasure may be declined (`decline` in the place phase: out of the game, the draw spent the action; "
+        "declining the last counter of the pile ends the game as playing it does). Same observation and "
+        "action layouts as v0 (the fingerprints change with the name only). `mk_env.cave_troll_v0` is "
+        "retired."),
+}
+
+#: each version: {players: layout fingerprint} of the default configurations it was released with (the suite's
+#: version tests check the current version's)
+PINNED_LAYOUTS: dict[int, dict[int, str]] = {
+    0: {2: "123c6e8be0ea55b2", 3: "460af957cf63e5bb", 4: "17cb0fd24e0d11b8"},
+    1: {2: "9a1762ba369691a0", 3: "e9134554e3758b44", 4: "f38dfd7eb5bf91ad"},
 }
 
 
@@ -28,13 +42,18 @@ def version_lines() -> str:
     return shared_version_lines(VERSION_HISTORY)
 
 
+def layout_description(game: Any) -> dict[str, Any]:
+    """What the fingerprint hashes: the environment name, the observation arrays (key, shape, entry names)
+    and the action blocks (name, size) of ``game``."""
+    from .observation import CaveTrollObserver
+
+    sizes = [(str(block), size) for block, size in game.layout.sizes.items()]
+    return shared_description(ENV_NAME, CaveTrollObserver(game).fields, sizes)
+
+
 def layout_fingerprint(game: Any) -> str:
     """A short hex digest (16 hex digits of SHA-256) of what a trained policy depends on: the environment
     name, the observation arrays (key, shape, entry names) and the action blocks (name, size) of ``game``
     (a :class:`mk_env.cave_troll.rules.Game`), computed as for every game (:mod:`mk_env.core.env.version`).
     A model file records it; ``ppo:PATH`` refuses a game whose fingerprint differs."""
-    from .observation import CaveTrollObserver
-
-    sizes = [(str(block), size) for block, size in game.layout.sizes.items()]
-    return fingerprint(layout_description(ENV_NAME, CaveTrollObserver(game).fields, sizes))
-
+    return fingerprint(layout_description(game))

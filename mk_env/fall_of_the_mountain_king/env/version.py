@@ -11,15 +11,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from mk_env.core.env.version import fingerprint, layout_description
+from mk_env.core.env.version import fingerprint
+from mk_env.core.env.version import layout_description as shared_description
 from mk_env.core.env.version import version_lines as shared_version_lines
 
-ENV_VERSION = 0
+ENV_VERSION = 1
 ENV_NAME = f"fall_of_the_mountain_king_v{ENV_VERSION}"
 
 #: each version: (the release it came with, what changed), the Version history of the docs
 VERSION_HISTORY: dict[int, tuple[str, str]] = {
     0: ("mk_env 0.1.0", "first release of Fall of the Mountain King in the suite (designed stand-in components)."),
+    1: ("issue 52", "the simultaneous decisions (the champion kept, each pick's draft placement, the wild pairs) "
+        "are hidden until every seat has chosen: seats are still asked one at a time, clockwise, but a "
+        "choice is committed (state field `committed`) and carried out for all seats together after the "
+        "last one, so a later seat's observation, mask and determinizations do not depend on an earlier "
+        "seat's choice of the same pick; a seat sees its own chosen wilds on its grid. Saves are format 2 "
+        "(format 1 saves are refused). Same observation and action layouts as v0 (every golden game plays the "
+        "same actions; the fingerprints change with the name only). `mk_env.fall_of_the_mountain_king_v0` is "
+        "retired."),
+}
+
+#: each version: {players: layout fingerprint} of the default configurations it was released with (the suite's
+#: version tests check the current version's)
+PINNED_LAYOUTS: dict[int, dict[int, str]] = {
+    0: {2: "633b1d2bde0668df", 3: "246ad2bda16220a8", 4: "0a6a61b63448c480", 5: "ad9fefcb41431ec1"},
+    1: {2: "4735f7f7c97a54cc", 3: "332830a31cd61e8d", 4: "aabd1f5fd82b5b26", 5: "737a4978b71dc29d"},
 }
 
 
@@ -28,12 +44,17 @@ def version_lines() -> str:
     return shared_version_lines(VERSION_HISTORY)
 
 
+def layout_description(game: Any) -> dict[str, Any]:
+    """What the fingerprint hashes: the environment name, the observation arrays (key, shape, entry names)
+    and the action blocks (name, size) of ``game``."""
+    from .observation import FallObserver
+
+    sizes = [(str(block), size) for block, size in game.layout.sizes.items()]
+    return shared_description(ENV_NAME, FallObserver(game).fields, sizes)
+
+
 def layout_fingerprint(game: Any) -> str:
     """A short hex digest of what a trained policy depends on: the environment name, the observation arrays
     (key, shape, entry names) and the action blocks (name, size) of ``game``
     (a :class:`mk_env.fall_of_the_mountain_king.rules.Game`), computed as for every game of the suite."""
-    from .observation import FallObserver
-
-    sizes = [(str(block), size) for block, size in game.layout.sizes.items()]
-    return fingerprint(layout_description(ENV_NAME, FallObserver(game).fields, sizes))
-
+    return fingerprint(layout_description(game))

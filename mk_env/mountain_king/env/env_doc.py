@@ -7,7 +7,7 @@ lives here so that :mod:`mk_env.mountain_king.env.aec` stays short, and ``aec`` 
 ``python -m mk_env.mountain_king.env.docs --update-docstring`` rewrites the tables below.
 """
 
-from .version import version_lines
+from .version import ENV_NAME, ENV_VERSION, version_lines
 
 _TEXT = r"""# In the Hall of the Mountain King: the PettingZoo environment
 
@@ -35,9 +35,9 @@ straight to the engine's `Game(...)`; a bad option raises the engine's `ConfigEr
 `AssertOutOfBoundsWrapper` and `OrderEnforcingWrapper` (subclassed with fast paths that keep their
 checks). The game is seeded by `reset(seed=...)`
 (`reset()` without a seed continues the previous seed's sequence). The environment is registered
-with PettingZoo's registry as `mountain_king_v1` on `import mk_env` where the installed PettingZoo
-has one (`pettingzoo.make("aec", "mountain_king_v1")`), and the single-seat view with Gymnasium's
-as `mk_env/MountainKing-v1` (below); `import mk_env` imports neither library for that.
+with PettingZoo's registry as `<ENV_NAME>` on `import mk_env` where the installed PettingZoo
+has one (`pettingzoo.make("aec", "<ENV_NAME>")`), and the single-seat view with Gymnasium's
+as `mk_env/MountainKing-v<VERSION>` (below); `import mk_env` imports neither library for that.
 
 `mk_env.mountain_king.env`, `mk_env.raw_env`, a lambda or `functools.partial` naming them, and an environment in
 the middle of a game (with its wrappers, in any observation style) pickle with `pickle` and
@@ -304,9 +304,9 @@ over `action_masks()` marks only action 0 (pass): Gymnasium 1.x vector envs ask 
 action on the autoreset step and ignore it, and an empty mask would break a masked policy there.
 `env.observe(seat)` gives the PettingZoo observation of any seat. The learner always receives its
 terminal reward, even when an opponent's move ends the game. It is registered with Gymnasium on
-`import mk_env`: `gymnasium.make("mk_env/MountainKing-v1", num_players=2, observation="flat")`,
-`gymnasium.make_vec("mk_env/MountainKing-v1", num_envs=8, num_players=2)` (the keyword arguments
-are those of `single_seat_env`); `gymnasium.make("mk_env:mk_env/MountainKing-v1", ...)` imports
+`import mk_env`: `gymnasium.make("mk_env/MountainKing-v<VERSION>", num_players=2, observation="flat")`,
+`gymnasium.make_vec("mk_env/MountainKing-v<VERSION>", num_envs=8, num_players=2)` (the keyword arguments
+are those of `single_seat_env`); `gymnasium.make("mk_env:mk_env/MountainKing-v<VERSION>", ...)` imports
 mk_env itself first.
 
 ## Rendering
@@ -317,7 +317,7 @@ or `"human"` (a window); drawing lives in `mk_env/mountain_king/env/render.py` (
 ## Version history
 
 The rule (PettingZoo's and pgx's): any change to the observations, the actions, the rules or the
-rewards bumps the version (`mountain_king_v1` -> `mountain_king_v2`, `ENV_VERSION` in
+rewards bumps the version (`mountain_king_v<N>` -> `mountain_king_v<N+1>`, `ENV_VERSION` in
 `mk_env/mountain_king/env/version.py`), adds its line below (`VERSION_HISTORY`) and pins the new layouts
 (`PINNED_LAYOUTS`), all in `mk_env/mountain_king/env/version.py`; a refactor or a speed-up does not.
 `tests/env/test_env_version.py` checks the observation and action layouts of the default configurations
@@ -328,4 +328,5 @@ layout gets a clear error instead of silent nonsense.
 """
 
 #: the page: the text above with the Version history's list from :mod:`mk_env.mountain_king.env.version`
-PAGE = _TEXT.replace("<!-- versions -->", version_lines())
+PAGE = (_TEXT.replace("<!-- versions -->", version_lines()).replace("<ENV_NAME>", ENV_NAME)
+        .replace("<VERSION>", str(ENV_VERSION)))

@@ -26,8 +26,8 @@ episode as a loss (``illegal_reward``; ``info["illegal_action"]`` says why, the 
 counts such episodes, and the first one is reported by PettingZoo's illegal-move warning); an
 illegal action by an opponent raises.
 
-Registered with Gymnasium on ``import mk_env`` as ``mk_env/MountainKing-v1``:
-``gymnasium.make("mk_env/MountainKing-v1", num_players=2)``, ``gymnasium.make_vec(..., num_envs=8)``.
+Registered with Gymnasium on ``import mk_env`` as ``mk_env/MountainKing-v<N>`` (``<N>`` its ``ENV_VERSION``):
+``gymnasium.make("mk_env/MountainKing-v2", num_players=2)``, ``gymnasium.make_vec(..., num_envs=8)``.
 """
 
 from __future__ import annotations

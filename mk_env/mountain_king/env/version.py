@@ -18,7 +18,7 @@ from mk_env.core.env.version import fingerprint
 from mk_env.core.env.version import layout_description as shared_description
 from mk_env.core.env.version import version_lines as shared_version_lines
 
-ENV_VERSION = 1
+ENV_VERSION = 2
 ENV_NAME = f"mountain_king_v{ENV_VERSION}"
 
 #: each version: (the release it came with, what changed), the Version history of the docs
@@ -39,6 +39,12 @@ VERSION_HISTORY: dict[int, tuple[str, str]] = {
         "when more than one set can pay: phase `pay`, block `pay_token`; its layouts add that block, "
         "`phase_pay` and the `pay_*` entries of `pending`, the default layouts are unchanged). "
         "`mk_env.mountain_king_v0` is retired: it refuses in one line, naming `mountain_king_v1`."),
+    2: ("issue 52", "the recruit's pedestal follows the card's printed level, not its horde row (as the Ceremony "
+        "of Ascension since v1): a Level-3 troll in any row chooses from the bag (or passes), the pedestal "
+        "the refill dealt its Level-2-row slot going back to the bag first; a Level-2 troll in the top row "
+        "gets no choice. Rows and levels differ only once a deck has run out; costs still follow the row. "
+        "Same observation and action layouts as v1 (the fingerprints change with the name only). "
+        "`mk_env.mountain_king_v1` is retired."),
 }
 
 #: each version: {(players, board side): :func:`layout_fingerprint`} of the default configurations it was
@@ -50,6 +56,9 @@ PINNED_LAYOUTS: dict[int, dict[tuple[int, str], str]] = {
     1: {(2, "winter"): "1850f8b3b670d22f", (2, "autumn"): "3ba139a649b8d867",
         (3, "autumn"): "a084d7036f344afb", (4, "winter"): "426efd5af4e34532",
         (5, "winter"): "c0eff8745e6d04d5"},
+    2: {(2, "winter"): "501a923768226502", (2, "autumn"): "caf32b8df1aa5235",
+        (3, "autumn"): "d882314a4eb425d7", (4, "winter"): "7132c0d2bda20b49",
+        (5, "winter"): "8218fa0a9ea03b75"},
 }
 
 
