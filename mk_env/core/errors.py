@@ -26,6 +26,20 @@ class StateError(ValueError):
     (a fact no game could reach); the message names the field and what is allowed."""
 
 
+class ResetNeededError(RuntimeError):
+    """An environment used before its first ``reset()``: it has no game yet; says which call was made."""
+
+    def __init__(self, call: str) -> None:
+        super().__init__(f"reset() needs to be called before {call}: the environment has no game yet "
+                         f"(call env.reset(seed=...) first)")
+
+
+def require_reset(game_state: object, call: str) -> None:
+    """Raise :class:`ResetNeededError` naming ``call`` when ``game_state`` is None (no ``reset()`` yet)."""
+    if game_state is None:
+        raise ResetNeededError(call)
+
+
 class RetiredVersionError(ImportError):
     """An environment version this mk_env no longer provides; names the version to use instead."""
 

@@ -12,6 +12,7 @@ from pettingzoo import AECEnv
 
 from mk_env.core.env.safety import (_BoundsWrapper, _OrderWrapper, safety_wrappers,  # noqa: F401 - old pickles' names
                                     warn_illegal_action)
+from mk_env.core.errors import require_reset
 from mk_env.mountain_king.rules import Game, GameState, IllegalActionError, Phase, scoring
 from mk_env.mountain_king.rules.errors import ActionTypeError, action_number
 
@@ -112,8 +113,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     state = state_property(lambda env: env._global_state)
 
     def _global_state(self) -> np.ndarray:
-        if self.game_state is None:
-            raise RuntimeError("reset() needs to be called before state()")
+        require_reset(self.game_state, "state()")
         return self.observer.encode_state(self.game_state)
 
     def state_slices(self) -> dict[str, tuple[int, int, tuple[int, ...]]]:
@@ -143,6 +143,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def observe_seat(self, seat: int, style: str) -> dict[str, np.ndarray]:
         """The observation of ``seat`` in ``style`` (``"dict"``, ``"flat"`` or ``"rllib"``)."""
         st = self.game_state
+        require_reset(st, "observe()")
         if st.current_player() == seat and st.phase != self._game_over:
             mask = st.legal_mask()
         else:
@@ -151,7 +152,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             return {"observation": self.observer.encode(st, seat), "action_mask": mask}
         return styled(style, self.observer.encode_flat(st, seat), mask)
 
+    def last(self, observe: bool = True) -> tuple:
+        """PettingZoo's ``last()``; before ``reset()`` a :class:`~mk_env.core.errors.ResetNeededError`."""
+        require_reset(self.game_state, "last()")
+        return super().last(observe)
+
     def step(self, action: int | None) -> None:
+        require_reset(self.game_state, "step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

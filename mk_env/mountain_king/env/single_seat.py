@@ -39,6 +39,7 @@ import gymnasium
 import numpy as np
 
 from mk_env.core.env.masks import random_legal_action
+from mk_env.core.errors import require_reset
 from mk_env.mountain_king.rules import IllegalActionError
 from mk_env.mountain_king.rules.errors import ActionTypeError, action_number
 from mk_env.mountain_king.rules.view import PlayerView
@@ -127,6 +128,7 @@ class SingleSeatEnv(gymnasium.Env):
 
     def step(self, action: int):
         aec = self.aec
+        require_reset(aec.game_state, "step()")
         me = aec.possible_agents[self.seat]
         if aec.terminations[me]:
             raise RuntimeError("step() called after the episode ended; call reset()")
@@ -181,6 +183,7 @@ class SingleSeatEnv(gymnasium.Env):
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         """What the PettingZoo agent of ``seat`` sees now, in this env's observation style:
         ``{"observation", "action_mask"}``."""
+        require_reset(self.aec.game_state, "observe()")
         return self.aec.observe(self.aec.possible_agents[seat])
 
     def _observation(self) -> dict[str, np.ndarray] | np.ndarray:
@@ -195,6 +198,7 @@ class SingleSeatEnv(gymnasium.Env):
         """The learner's legal actions as a bool mask. Once the episode is over: only action 0 (pass),
         never an empty mask (a vector env's autoreset step asks its policy for an action there)."""
         st = self.aec.game_state
+        require_reset(st, "action_masks()")
         if self.aec.terminations.get(self.aec.possible_agents[self.seat]) or st.is_terminal():
             mask = np.zeros(self.aec.game.layout.size, bool)
             mask[0] = True
