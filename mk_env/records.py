@@ -75,6 +75,9 @@ class GameRecord:
         """Validate and build; errors name ``source`` and the offending field."""
         if not isinstance(data, dict):
             raise RecordError(f"{source}: a game record must be a JSON object, got {type(data).__name__}")
+        if "kind" in data and data["kind"] != RECORD_KIND:
+            raise RecordError(f"{source}: kind is {short_repr(data['kind'])}, not {RECORD_KIND!r}: not a game "
+                              f"record (a tournament's games.jsonl line, a saved state or another file?)")
         missing = [k for k in REQUIRED_FIELDS if k not in data]
         if missing:
             raise RecordError(f"{source}: missing fields {', '.join(missing)} "

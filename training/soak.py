@@ -380,9 +380,13 @@ def _players_arg(text: str) -> str | int:
 def main(args: argparse.Namespace) -> int:
     suite_record = soak_suite.read_record(args.replay) if args.replay else None
     if suite_record is not None:
+        if suite_record.get("game") != args.game:
+            raise cli.UsageError(f"{args.replay} is a record of {printable(str(suite_record.get('game')))}, not "
+                                 f"{args.game}: replay it with --game {printable(str(suite_record.get('game')))}")
         return soak_suite.replay_main(suite_record)
     if args.replay:
-        record = load_record(args.replay)  # a missing or unreadable record is a usage error, not a finding
+        # a missing, unreadable or other game's record is a usage error, not a finding
+        record = load_record(args.replay, game=args.game)
         state = game_of(record).new_initial_state(record.seed)
         try:
             state = _replay_actions(state, record.actions)

@@ -9,8 +9,9 @@ import pytest
 
 import training.soak as soak_mod
 from mk_env.invariants import InvariantError
-from mk_env.records import load_record
+from mk_env.records import RecordError, load_record, record_from_state, save_record
 from training.cli import main as cli_main
+from training.play import run_game
 from training.soak import POLICIES, game_plan, replay_record, soak
 
 #: CI soak: every player count, both policies, invariants after every decision (about 15 s on 2 cores)
@@ -119,3 +120,26 @@ def test_cli_replay_reports_a_clean_record(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.undo()
     assert cli_main(["soak", "--replay", path]) == 0
     assert "no failure" in capsys.readouterr().out
+
+
+def test_cli_replay_refuses_a_record_of_another_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture) -> None:
+    """A first-game record replayed with ``--game cave_troll`` is refused naming its game (it was replayed as
+    the first game and reported clean)."""
+    monkeypatch.setattr(soak_mod, "check_step", lambda before, after: (_ for _ in ()).throw(
+        InvariantError("planted")))
+    path = soak(1, 2, seed=0, workers=1, out=tmp_path).failures[0].record_path
+    monkeypatch.undo()
+    assert cli_main(["soak", "--game", "cave_troll", "--replay", path]) == 2
+    err = capsys.readouterr().err
+    assert "a game of mountain_king, not cave_troll" in err and "--game mountain_king" in err
+
+
+def test_a_record_of_another_kind_is_refused(tmp_path: Path) -> None:
+    """A file whose ``kind`` is not a game record's (it was read as one) is refused naming both kinds."""
+    path = tmp_path / "r.json"
+    save_record(record_from_state(run_game(["random", "random"], seed=1), seed=1), path)
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, "kind": "mk_env saved state"}))
+    with pytest.raises(RecordError, match="kind is 'mk_env saved state', not 'mk_env game record'"):
+        load_record(path)
