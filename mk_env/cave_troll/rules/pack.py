@@ -5,12 +5,11 @@ and what is allowed. The JSON readers are the suite's (:mod:`mk_env.core.pack_js
 
 from __future__ import annotations
 
-import json
 from collections import deque
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from mk_env.core.pack_files import ContentCache, inside, read_json
 from mk_env.core.pack_json import PackError, join_field, read_int, read_list, read_object, read_str
 
 from .content import ArtifactSpec, CaveTrollPack, Lair, Rules
@@ -34,15 +33,8 @@ __all__ = ["DEFAULT_PACK_DIR", "LIMITS", "PackError", "RULE_RANGES", "load_pack"
 
 
 def _read(folder: Path, file: str) -> Any:
-    path = folder / file
-    if not path.is_file():
-        raise PackError(file, "", f"missing from the pack folder {folder}")
-    if path.stat().st_size > LIMITS["file_bytes"]:
-        raise PackError(file, "", f"larger than {LIMITS['file_bytes']} bytes")
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise PackError(file, "", f"not valid JSON: {e}") from None
+    """Pack file ``file`` (a name the manifest gave, already confined to the folder) as bounded JSON."""
+    return read_json(folder, file, LIMITS["file_bytes"])
 
 
 def _label(v: Any, file: str, field: str) -> str:
@@ -189,16 +181,14 @@ def _load_rules(data: Any) -> Rules:
     return Rules(**{k: read_int(v, MANIFEST, join_field("rules", k), *RULE_RANGES[k]) for k, v in data.items()})
 
 
-@lru_cache(maxsize=8)
-def _load(folder: str) -> CaveTrollPack:
-    root = Path(folder)
+def _load(root: Path) -> CaveTrollPack:
     manifest = _read(root, MANIFEST)
     read_object(manifest, MANIFEST, "", required=("pack_id", "files"), optional=("game", "description", "rules"))
     if manifest.get("game", "cave_troll") != "cave_troll":
         raise PackError(MANIFEST, "game", f"this is a pack for {manifest['game']!r}, not 'cave_troll'")
     files = read_object(manifest["files"], MANIFEST, "files", required=("lair", "counters", "artifacts"))
     for k, v in files.items():
-        read_str(v, MANIFEST, join_field("files", k))
+        inside(root, v, MANIFEST, join_field("files", k))
     lair = _load_lair(_read(root, files["lair"]), files["lair"])
     colours, kinds, labels = _load_counters(_read(root, files["counters"]), files["counters"])
     artifacts = _load_artifacts(_read(root, files["artifacts"]), files["artifacts"])
@@ -213,4 +203,8 @@ def load_pack(pack: str | Path | CaveTrollPack | None = None) -> CaveTrollPack:
     folder = DEFAULT_PACK_DIR if pack is None else Path(pack)
     if not folder.is_dir():
         raise PackError(str(folder), "", "not a folder (a Cave Troll pack is a folder holding pack.json)")
-    return _load(str(folder.resolve()))
+    return _CACHE.get(folder)
+
+
+#: the packs loaded, by folder and content (an edited pack is read again)
+_CACHE: ContentCache = ContentCache(_load)

@@ -5,12 +5,11 @@ Every error is a :class:`PackError` naming the file, the field and what is allow
 
 from __future__ import annotations
 
-import json
 from collections import deque
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from mk_env.core.pack_files import ContentCache, inside, read_json
 from mk_env.core.pack_json import (PackError, check_unique, join_field, read_int, read_list, read_name,
                                    read_object, read_str)
 
@@ -21,6 +20,8 @@ DEFAULT_PACK_DIR = Path(__file__).resolve().parent.parent / "data" / "default"
 MANIFEST = "pack.json"
 GAME = "fall_of_the_mountain_king"
 FILE_BYTES = 1 << 20
+#: any list of a pack holds at most this many items unless a tighter bound applies
+MOST = 100
 #: the printed numbers of components the rule text fixes
 CLANS, DECKS, CARDS, STARTING, GATES = 7, ("0", "I/II", "III"), 73, 5, 7
 SIDE_PLAYERS = {"small": (2, 3), "large": (4, 5)}
@@ -30,20 +31,13 @@ SYMBOLS = tuple(s.name.lower() for s in Symbol)
 
 
 def _read(folder: Path, file: str) -> Any:
-    path = folder / file
-    if not path.is_file():
-        raise PackError(file, "", f"missing from the pack folder {folder}")
-    if path.stat().st_size > FILE_BYTES:
-        raise PackError(file, "", f"larger than {FILE_BYTES} bytes")
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise PackError(file, "", f"not valid JSON: {e}") from None
+    """Pack file ``file`` (a name the manifest gave, already confined to the folder) as bounded JSON."""
+    return read_json(folder, file, FILE_BYTES)
 
 
 def _ints(v: Any, file: str, field: str, lo: int, hi: int, length: int | None = None) -> tuple[int, ...]:
     return tuple(read_int(x, file, join_field(field, i), lo, hi)
-                 for i, x in enumerate(read_list(v, file, field, length=length)))
+                 for i, x in enumerate(read_list(v, file, field, length=length, most=MOST)))
 
 
 def _load_side(v: Any, file: str, field: str, key: str, clans: tuple[str, ...]) -> MapSide:
@@ -83,7 +77,8 @@ def _load_side(v: Any, file: str, field: str, key: str, clans: tuple[str, ...]) 
         symbols.append(read_str(s["symbol"], file, join_field(f, "symbol")))
         touches.append([names.index(read_name(x, file, join_field(join_field(f, "touches"), j), tuple(names[:n]),
                                               "cavern")) for j, x in enumerate(read_list(s["touches"], file,
-                                                                                        join_field(f, "touches")))])
+                                                                                        join_field(f, "touches"),
+                                                                                        most=MOST))])
         if not touches[-1]:
             raise PackError(file, join_field(f, "touches"), "a lair space touches at least one cavern")
     check_unique(names, file, field, "location name")
@@ -119,7 +114,7 @@ def _load_side(v: Any, file: str, field: str, key: str, clans: tuple[str, ...]) 
         read_object(h, file, f, required=("name", "touches"))
         hall_names.append(read_str(h["name"], file, join_field(f, "name")))
         t = tuple(names.index(read_name(x, file, join_field(join_field(f, "touches"), j), cav, "cavern"))
-                  for j, x in enumerate(read_list(h["touches"], file, join_field(f, "touches"))))
+                  for j, x in enumerate(read_list(h["touches"], file, join_field(f, "touches"), most=MOST)))
         if len(t) < 2:
             raise PackError(file, join_field(f, "touches"), "a Great Hall is where several caverns meet (2 or more)")
         halls.append(t)
@@ -222,7 +217,7 @@ def _load_champions(data: Any, file: str, clans: tuple[str, ...]) -> tuple[tuple
     out: list[Champion] = []
     for d, key in enumerate(DECKS):
         f = join_field("decks", key)
-        out += [_champion(c, file, join_field(f, i), d, clans) for i, c in enumerate(read_list(decks[key], file, f))]
+        out += [_champion(c, file, join_field(f, i), d, clans) for i, c in enumerate(read_list(decks[key], file, f, most=MOST))]
     check_unique([c.name for c in out], file, "decks", "champion name")
     check_unique([c.letter for c in out if c.letter], file, "decks", "letter code")
     return tuple(out), lines
@@ -273,12 +268,14 @@ def _load_rules(data: Any) -> Rules:
     rules = Rules(**values)
     if rules.hand - rules.picks != 1:
         raise PackError(MANIFEST, "rules.picks", "three picks from four cards: the last card is discarded")
+    if sum(rules.gnomes) < max(rules.starting_gnome_cards):
+        raise PackError(MANIFEST, "rules.gnomes", f"{sum(rules.gnomes)} gnomes in all; setup puts one on each of up "
+                        f"to {max(rules.starting_gnome_cards)} gate cards (rules.starting_gnome_cards), so at "
+                        f"least {max(rules.starting_gnome_cards)} are needed")
     return rules
 
 
-@lru_cache(maxsize=8)
-def _load(folder: str) -> FallPack:
-    root = Path(folder)
+def _load(root: Path) -> FallPack:
     manifest = _read(root, MANIFEST)
     read_object(manifest, MANIFEST, "", required=("pack_id", "files"), optional=("game", "description", "rules"))
     if manifest.get("game", GAME) != GAME:
@@ -286,7 +283,7 @@ def _load(folder: str) -> FallPack:
     keys = ("board", "ancestry", "champions", "wheel", "clan")
     files = read_object(manifest["files"], MANIFEST, "files", required=keys)
     for k in keys:
-        read_str(files[k], MANIFEST, join_field("files", k))
+        inside(root, files[k], MANIFEST, join_field("files", k))
     clans, tiles, halls, elder = _load_clan(_read(root, files["clan"]), files["clan"])
     sides, cycle = _load_board(_read(root, files["board"]), files["board"], clans)
     for side in sides.values():
@@ -313,4 +310,8 @@ def load_pack(pack: str | Path | FallPack | None = None) -> FallPack:
     if not folder.is_dir():
         raise PackError(str(folder), "", "not a folder (a Fall of the Mountain King pack is a folder holding "
                         "pack.json)")
-    return _load(str(folder.resolve()))
+    return _CACHE.get(folder)
+
+
+#: the packs loaded, by folder and content (an edited pack is read again)
+_CACHE: ContentCache = ContentCache(_load)

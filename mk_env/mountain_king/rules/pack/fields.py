@@ -6,10 +6,10 @@ in error messages (``spells.json: spells[3].params.moves: 0 is below the minimum
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from mk_env.core.pack_files import read_json, read_text
 from mk_env.core.pack_json import (PackError, check_unique, join_field, read_bool, read_int, read_list,  # noqa: F401
                                    read_name, read_object, read_str, short_repr)
 from mk_env.mountain_king.rules.content import RESOURCES
@@ -90,26 +90,10 @@ def _connected(cells: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> bo
 
 def _read_text(root: Path, rel: str) -> str:
     """The text of a pack file, refused when missing, unreadable, not UTF-8 or over ``LIMITS["file_bytes"]``."""
-    path = root / rel
-    try:
-        size = path.stat().st_size
-        if size > LIMITS["file_bytes"]:
-            raise PackError(rel, "", f"{size} bytes; a pack file may hold at most {LIMITS['file_bytes']} bytes")
-        if not path.is_file():
-            raise PackError(rel, "", f"not a regular file ({path})")
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise PackError(rel, "", f"file not found ({path})") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise PackError(rel, "", f"cannot read: {e}") from None
+    return read_text(root, rel, LIMITS["file_bytes"])
 
 
 def _read_json(root: Path, rel: str) -> Any:
-    text = _read_text(root, rel)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise PackError(rel, f"line {e.lineno} col {e.colno}", f"bad JSON: {e.msg}") from None
-    except (ValueError, RecursionError) as e:  # an integer of thousands of digits, nesting too deep
-        raise PackError(rel, "", f"bad JSON: {str(e) or type(e).__name__}") from None
+    """A pack file as JSON of bounded size and nesting (the suite's reader, :mod:`mk_env.core.pack_files`)."""
+    return read_json(root, rel, LIMITS["file_bytes"])
 
