@@ -147,7 +147,7 @@ def _save(st):
     (lambda d: d["score"].__setitem__(0, 7), "score 7 is not the sum"),
     (lambda d: d.update(pending={"counter": 1}), "impossible state"),
     (lambda d: d.update(pending={"bogus": 1}), "pending: unknown key"),
-    (lambda d: d.update(rng={"state": 1}), "rng: not a PCG64"),
+    (lambda d: d.update(rng={"state": 1}), "field .rng. is not a PCG64 state"),
     (lambda d: d["loc"].pop(), "loc: expected 40 entries"),
 ])
 def test_saves_refuse_impossible_or_corrupt_states(edit, message):

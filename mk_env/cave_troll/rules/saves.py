@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 
 from mk_env.core.errors import StateError
+from mk_env.core.saves import read_rng_state
 
 from .fields import FIELDS, INT, INTS, LISTS, Field
 from .invariants import problems
@@ -72,15 +72,6 @@ def _pending(game: Game, v: Any) -> Pending:
     return pending_from_save(v)
 
 
-def _rng(v: Any) -> dict:
-    try:
-        bits = np.random.PCG64()
-        bits.state = v
-        return bits.state
-    except (TypeError, ValueError, KeyError) as e:
-        raise StateError(f"rng: not a PCG64 generator state ({str(e)[:100]})") from None
-
-
 def read_state(game: Game, data: Any) -> CaveTrollState:
     """The state saved as ``data`` (the parsed JSON), checked; :class:`StateError` names the first fault."""
     if type(data) is not dict:
@@ -98,7 +89,7 @@ def read_state(game: Game, data: Any) -> CaveTrollState:
         if data[k] != want or type(data[k]) is not type(want):
             raise StateError(f"{k}: the save has {str(data[k])[:60]!r}, this game needs {want!r}")
     st = CaveTrollState(game)
-    st._rng_state = _rng(data["rng"])
+    st._rng_state = read_rng_state(data["rng"])
     for f in FIELDS:
         setattr(st, f.name, _field(game, f, data[f.name]))
     found = problems(st)

@@ -25,6 +25,10 @@ class InvariantError(AssertionError):
     """A state that no game can reach; the message names the broken fact."""
 
 
+#: no count of a game reaches this (a 5-player game takes about 450 decisions and stamps about 50 markers): a
+#: saved counter above it is refused
+COUNTER_MAX = 100_000
+
 def _shape(st: FallState) -> list[str]:
     """The lengths and ranges every other fact relies on (a hostile save is refused, not crashed on)."""
     g = st.game
@@ -56,7 +60,7 @@ def _shape(st: FallState) -> list[str]:
             if any(not lo <= x <= hi for x in getattr(st, k))]
     out += [f"lairs hold a location outside 0..{size - 1}" for lairs in st.lairs
             if any(not 0 <= x < size for x in lairs)]
-    big = 1 << 40
+    big = COUNTER_MAX
     nested = [("grid", -1, code(max(Symbol), 3)), ("covered", 0, 1), ("hands", 0, len(g.pack.cards) - 1),
               ("seen", 0, len(g.pack.cards) - 1), ("dealt", 0, champs - 1), ("champ_decks", 0, champs - 1),
               ("known_gnomes", 0, len(g.gnome_strength) - 1), ("known_gates", 0, max(g.pack.rules.invasion_cards) - 1),
@@ -69,6 +73,15 @@ def _shape(st: FallState) -> list[str]:
             if any(not lo <= x <= hi for x in getattr(st, k))]
     if not 0 <= st.stamp <= big:
         out.append(f"stamp is {st.stamp}, allowed 0..{big}")
+    if any(x > st.stamp for rows in (st.influence_stamp, st.vote_stamp) for row in rows for x in row):
+        out.append(f"a marker's stamp is above the counter stamp {st.stamp} that stamps them")
+    if any(x not in (0, 1) for x in st.gnome_public):
+        out.append("gnome_public holds a value other than 0 and 1")
+    if any(not 0 <= x <= big for x in st.desperation):
+        out.append(f"desperation holds a value outside 0..{big}")
+    tokens = {0, *(int(t) for t in g.pack.hall_tokens)}
+    if any(x not in tokens for x in st.hall_value):
+        out.append(f"hall_value holds a value that is no Great Hall token's (allowed: {sorted(tokens)})")
     out += [f"champion {c} has {u} claws used, allowed 0..{ch.claws}" for c, (u, ch)
             in enumerate(zip(st.claws_used, g.pack.champions)) if not 0 <= u <= max(ch.claws, 0)]
     out += [f"placed[{p}] is not (card, canvas cell) pairs" for p, row in enumerate(st.placed)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 
 from mk_env.core.errors import StateError
+from mk_env.core.saves import read_rng_state
 
 from .fields import DICT, FIELDS, INT, INTS, LISTS
 from .invariants import problems
@@ -56,12 +56,7 @@ def read_state(game: Game, data: Any) -> FallState:
         if data[k] != want or type(data[k]) is not type(want):
             raise StateError(f"{k}: the save has {str(data[k])[:60]!r}, this game needs {want!r}")
     st = FallState(game)
-    try:
-        bits = np.random.PCG64()
-        bits.state = data["rng"]
-        st._rng_state = bits.state
-    except (TypeError, ValueError, KeyError) as e:
-        raise StateError(f"rng: not a PCG64 generator state ({str(e)[:100]})") from None
+    st._rng_state = read_rng_state(data["rng"])
     for name, kind, _ in FIELDS:
         _check(name, kind, data[name])
         setattr(st, name, data[name])

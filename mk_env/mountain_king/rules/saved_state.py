@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from mk_env.core.saves import read_rng_state
+
 from mk_env.core.errors import StateError
 
 from .actions import N_HORDE, N_SMOOT
@@ -239,11 +241,8 @@ def _pending(game: Game, value: Any, phase: int) -> Pending:
 
 
 def _rng_state(value: Any) -> dict:
-    try:
-        bg = np.random.PCG64()
-        bg.state = value
-    except Exception as e:  # noqa: BLE001 - numpy raises several kinds here
-        raise StateError(f"saved state field 'rng' is not a PCG64 state: {e}") from None
+    """The saved generator state, checked (:func:`mk_env.core.saves.read_rng_state`); the value as saved."""
+    read_rng_state(value)
     return value
 
 
