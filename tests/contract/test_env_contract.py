@@ -80,3 +80,20 @@ def test_a_step_after_the_end_is_refused_clearly(entry):
     raw.reset(seed=3)
     play_random(raw, 100_000, rng)
     assert not raw.agents and raw.game_state.is_terminal()
+
+
+@pytest.mark.parametrize("entry, players", CONFIGS, ids=IDS)
+def test_every_declared_render_mode_draws_mid_game(entry, players):
+    """Each render mode of the env's metadata works (``human`` opens a window, so it is left out here)."""
+    modes = [m for m in package(entry).raw_env.metadata["render_modes"] if m != "human"]
+    assert {"ansi", "rgb_array"} <= set(modes)
+    for mode in modes:
+        env = package(entry).env(num_players=players, render_mode=mode)
+        env.reset(seed=2)
+        play_random(env, 30, np.random.default_rng(3))
+        out = env.render()
+        if mode == "ansi":
+            assert isinstance(out, str) and out.strip()
+        else:
+            assert out.dtype == np.uint8 and out.ndim == 3 and out.shape[2] == 3 and out.std() > 0
+        env.close()
