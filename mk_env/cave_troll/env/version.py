@@ -25,8 +25,9 @@ VERSION_HISTORY: dict[int, tuple[str, str]] = {
         "room (\"any other room or entrance not occupied by a Cave Troll or an opponent's Knight\"); a drawn "
         "Treasure may be declined (`decline` in the place phase: out of the game, the draw spent the action; "
         "declining the last counter of the pile ends the game as playing it does). Same observation and "
-        "action layouts as v0 (the fingerprints change with the name only). `mk_env.cave_troll_v0` is "
-        "retired."),
+        "action layouts as v0 (the fingerprints change with the name only). The golden games of 2, 3 and 4 "
+        "players change (each drawn Treasure now offers `decline`, so their random choices differ from there; "
+        "the 3-player one also had a Chalice destination v1 refuses). `mk_env.cave_troll_v0` is retired."),
 }
 
 #: each version: {players: layout fingerprint} of the default configurations it was released with (the suite's

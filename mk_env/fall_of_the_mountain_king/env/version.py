@@ -27,7 +27,8 @@ VERSION_HISTORY: dict[int, tuple[str, str]] = {
         "last one, so a later seat's observation, mask and determinizations do not depend on an earlier "
         "seat's choice of the same pick; a seat sees its own chosen wilds on its grid. Saves are format 2 "
         "(format 1 saves are refused). Same observation and action layouts as v0 (every golden game plays the "
-        "same actions; the fingerprints change with the name only). `mk_env.fall_of_the_mountain_king_v0` is "
+        "same actions, its digest changes only with the save's new field and format; the fingerprints change "
+        "with the name only). `mk_env.fall_of_the_mountain_king_v0` is "
         "retired."),
 }
 

@@ -43,7 +43,8 @@ VERSION_HISTORY: dict[int, tuple[str, str]] = {
         "of Ascension since v1): a Level-3 troll in any row chooses from the bag (or passes), the pedestal "
         "the refill dealt its Level-2-row slot going back to the bag first; a Level-2 troll in the top row "
         "gets no choice. Rows and levels differ only once a deck has run out; costs still follow the row. "
-        "Same observation and action layouts as v1 (the fingerprints change with the name only). "
+        "Same observation and action layouts as v1 (the fingerprints change with the name only); the golden "
+        "games are unchanged (none recruits a troll outside its level's row with a pedestal at stake). "
         "`mk_env.mountain_king_v1` is retired."),
 }
 
