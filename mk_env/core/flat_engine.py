@@ -74,18 +74,21 @@ def apply_checked(st: Any, action: object, legal: np.ndarray, why_illegal: Calla
 
 
 def illegal_message(layout: Any, a: int, seat: int, over: bool, phase: str, awaited: frozenset,
-                    legal: Mapping[Any, list[int]]) -> str:
+                    legal: Mapping[Any, list[int]], reason: Callable[[Any, int], str | None] | None = None) -> str:
     """The message of an illegal decision ``a``: the action in words, why it is refused (the game is over;
-    its block is not awaited in ``phase``; no decision of its block is possible; it breaks a rule, with some
-    legal ones of its block) and the legal ones now."""
+    its block is not awaited in ``phase``; the rule it breaks, as ``reason(block, argument)`` says when it
+    knows; no decision of its block is possible; it breaks a rule, with some legal ones of its block) and
+    the legal ones now."""
     if not 0 <= a < layout.size:
         return f"action {a} is outside the action space 0..{layout.size - 1}"
-    block, _ = layout.decode(a)
+    block, arg = layout.decode(a)
     what = f"action {a} ({layout.describe(a)})"
     if over:
         return f"{what} is not legal: the game is over"
     if block not in awaited:
         why = f"a {block} decision is not awaited in the {phase} phase"
+    elif reason is not None and (said := reason(block, arg)):
+        why = said
     elif block not in legal:
         why = f"no {block} decision is possible now (its conditions are not met)"
     else:
