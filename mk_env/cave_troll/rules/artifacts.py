@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from . import moving
-from .board import ORC, Occupancy, adventurers_at, discard, enter, occupancy
+from .board import ORC, Occupancy, adventurers_at, discard, enter, occupancy, whereabouts
 from .scoring import score_room
 from .turn import complete_action, start_action
 from .vocabulary import PLAYED, Artifact, Block, Pending, Phase
@@ -31,12 +31,47 @@ def teleport_destinations(st: CaveTrollState) -> list[int]:
     an opponent's Knight is refused too (the Chalice names its limits; the Knight's block on moves holds in
     rooms only), your own Knights never block, and no exception for a travelling Knight. As for every entry,
     never the pit, the Idol's room nor a room already holding five."""
-    g = st.game
-    occ, lair = occupancy(st), g.pack.lair
-    origin, mine = st.pending.room, 1 << st.turn_player
-    limit = g.pack.rules.room_limit
-    return [d for d in range(lair.pit) if d != origin and not occ.troll[d] and not occ.knights[d] & ~mine
-            and (d >= lair.n_rooms or (d != st.idol_room and occ.crowd[d] < limit))]
+    occ, origin, others = occupancy(st), st.pending.room, ~(1 << st.turn_player)
+    limit = st.game.pack.rules.room_limit
+    return [d for d in range(st.game.pack.lair.pit) if _teleport_refusal(st, occ, d, origin, others, limit) is None]
+
+
+def _teleport_refusal(st: CaveTrollState, occ: Occupancy, d: int, origin: int, others: int,
+                      limit: int) -> str | None:
+    """The Chalice's limit that keeps a traveller out of ``d`` (a key of :data:`_TELEPORT_WORDS`; None: it may
+    go there): the one test of :func:`teleport_destinations` and of its explanation. ``others``: the bits of
+    the opponents' Knights."""
+    if d == origin:
+        return "origin"
+    if d >= st.game.pack.lair.pit:
+        return "pit"
+    if occ.troll[d]:
+        return "troll"
+    if occ.knights[d] & others:
+        return "knight"
+    if d < st.game.pack.lair.n_rooms and (d == st.idol_room or occ.crowd[d] >= limit):
+        return "idol" if d == st.idol_room else "full"
+    return None
+
+
+#: the words of each limit on the Chalice's destinations ({name}: the destination)
+_TELEPORT_WORDS = {
+    "origin": "the Chalice moves your adventurers to any *other* room or entrance than {name}",
+    "pit": "{name} is not a room or entrance",
+    "troll": "{name} is occupied by a Cave Troll (the Chalice moves adventurers to a room or entrance not occupied "
+             "by a Cave Troll or an opponent's Knight)",
+    "knight": "{name} is occupied by an opponent's Knight (the Chalice moves adventurers to a room or entrance not "
+              "occupied by a Cave Troll or an opponent's Knight)",
+    "idol": "{name} holds the Idol of El'darr: adventurers and monsters may not enter this room",
+    "full": "{name} already contains {limit} adventurers and monsters (the room limit)",
+}
+
+
+def why_not_teleport(st: CaveTrollState, dest: int) -> str | None:
+    """Why the next traveller of the Chalice may not go to ``dest``."""
+    limit = st.game.pack.rules.room_limit
+    key = _teleport_refusal(st, occupancy(st), dest, st.pending.room, ~(1 << st.turn_player), limit)
+    return key and _TELEPORT_WORDS[key].format(name=st.game.pack.lair.names[dest], limit=limit)
 
 
 def _next_traveller(st: CaveTrollState, travellers: tuple[int, ...]) -> None:
@@ -153,3 +188,72 @@ def player_of(block: Block) -> Callable[[CaveTrollState, int], None]:
         POWERS[kind].effect(st, arg)
 
     return play
+
+
+# -- explanation --------------------------------------------------------------------------------------
+def _artifact_name(st: CaveTrollState, kind: Artifact) -> str:
+    return next(a.name for a in st.game.pack.artifacts if a.kind == kind)
+
+
+def _why_not_helm(st: CaveTrollState, cid: int) -> str:
+    g = st.game
+    what = g.layout.counter_name(cid)
+    if g.owner_of[cid] == st.turn_player:
+        return f"the Helm moves one of an opponent's adventurers or monsters, and the {what} is yours"
+    if st.loc[cid] < 0:
+        return f"the {what} is not in play: it is {whereabouts(st, cid)}"
+    if not g.is_mover[cid]:
+        return f"the Helm moves an adventurer or monster (but not the Cave Troll), not the {what}"
+    return f"the {what} has no legal room or entrance to move to from {g.pack.lair.names[st.loc[cid]]}"
+
+
+def _why_not_chalice(st: CaveTrollState, x: int) -> str:
+    return f"none of your adventurers is in {st.game.pack.lair.names[x]} (the Chalice moves your adventurers)"
+
+
+def _why_not_idol(st: CaveTrollState, room: int) -> str:
+    n = len(occupancy(st).at[room])
+    return f"the Idol is placed in a room with no counters in it, and {st.game.pack.lair.names[room]} holds {n}"
+
+
+def _why_not_cloak(st: CaveTrollState, slot: int) -> str:
+    g = st.game
+    cid = g.counters_of[st.turn_player][slot]
+    if not g.is_adventurer[cid]:
+        return f"the Cloak goes to one of your adventurers, and the {g.layout.counter_name(cid)} is not one"
+    return f"the {g.layout.counter_name(cid)} is not in play: it is {whereabouts(st, cid)}"
+
+
+def _why_not_sword(st: CaveTrollState, room: int) -> str:
+    g = st.game
+    occ = occupancy(st)
+    mine = sum(g.owner_of[c] == st.turn_player for c in adventurers_at(st, occ, room))
+    orcs = sum(g.kind_of[c] == ORC for c in occ.at[room])
+    return (f"the Sword is played in a room occupied by at least one of your adventurers and at least one Orc, "
+            f"and {g.pack.lair.names[room]} holds {mine} of your adventurers and {orcs} Orcs")
+
+
+#: why an artifact's argument is not among its targets (the Wand of Speed may score any room)
+_TARGET_WORDS: dict[Artifact, Callable[[CaveTrollState, int], str]] = {
+    Artifact.HELM_OF_MIND_CONTROL: _why_not_helm, Artifact.CHALICE_OF_TELEPORTATION: _why_not_chalice,
+    Artifact.IDOL_OF_ELDARR: _why_not_idol, Artifact.CLOAK_OF_INVISIBILITY: _why_not_cloak,
+    Artifact.SWORD_OF_SLAYING: _why_not_sword,
+}
+
+
+def why_not_play(block: Block) -> Callable[[CaveTrollState, int], str | None]:
+    """Why playing the artifact of ``block`` on an argument is illegal now: not in your hand (already played,
+    or not yours), or the argument is not among its targets (:data:`POWERS`)."""
+    kind = BLOCK_ARTIFACT[block]
+
+    def why(st: CaveTrollState, arg: int) -> str | None:
+        arts = st.game.pack.artifacts
+        if not any(arts[i].kind == kind for i in held(st, st.turn_player)):
+            played = all(st.art_at[i] == PLAYED for i, a in enumerate(arts) if a.kind == kind)
+            return f"the {_artifact_name(st, kind)} " + ("has already been played" if played else
+                                                        "is not yours: it is not in your hand")
+        if arg in POWERS[kind].targets(st, occupancy(st)) or kind not in _TARGET_WORDS:
+            return None
+        return _TARGET_WORDS[kind](st, arg)
+
+    return why

@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import TYPE_CHECKING
 
-from .vocabulary import DISCARDED, Kind
+from .vocabulary import DISCARDED, HAND, PILE, Kind
 
 if TYPE_CHECKING:
     from .state import CaveTrollState
@@ -127,3 +127,43 @@ def adventurers_at(st: CaveTrollState, occ: Occupancy, x: int) -> list[int]:
     """The adventurers in location ``x`` (ids, ascending)."""
     adv = st.game.is_adventurer
     return [c for c in occ.at[x] if adv[c]]
+
+
+def why_not_enter(st: CaveTrollState, occ: Occupancy, cid: int, dest: int, cloaked: bool = False,
+                  crowded: bool = False) -> str | None:
+    """The movement limit that keeps counter ``cid`` out of ``dest``, in the rule text's words (None: it may
+    enter). Each limit is found by asking :func:`may_enter` itself with the limits it can lift, so the words
+    follow the one rule (the explanation path only: the legal moves call :func:`may_enter` alone)."""
+    if may_enter(st, occ, cid, dest, cloaked, crowded):
+        return None
+    g = st.game
+    lair = g.pack.lair
+    name = lair.names[dest]
+    if dest == lair.pit:
+        return "adventurers may not move into the pit"
+    if not may_enter(st, occ, cid, dest, cloaked=True, crowded=True):
+        return f"{name} holds the Idol of El'darr: adventurers and monsters may not enter this room"
+    if not may_enter(st, occ, cid, dest, cloaked=True, crowded=crowded):
+        return (f"{name} already contains {g.pack.rules.room_limit} adventurers and monsters "
+                f"(the room limit)")
+    if occ.troll[dest]:
+        return f"{name} is occupied by a Cave Troll: adventurers and monsters may not enter it"
+    seats = occ.knights[dest] & ~(1 << g.owner_of[cid])
+    colours = " and ".join(g.pack.colours[s] for s in range(g.num_players) if seats >> s & 1)
+    return f"{name} is occupied by an opponent's Knight ({colours}): only Knights may enter it"
+
+
+def whereabouts(st: CaveTrollState, cid: int) -> str:
+    """Where counter ``cid`` is, in words ("in R12", "still in its pile", "out of the game")."""
+    x = st.loc[cid]
+    if x >= 0:
+        return f"in {st.game.pack.lair.names[x]}"
+    return {PILE: "still in its pile", DISCARDED: "out of the game", HAND: "just drawn"}[x]
+
+
+def doorways(st: CaveTrollState, x: int, reach: bool = False) -> str:
+    """The places one move from ``x`` goes to, in words: its doorways (``reach``: and, from an entrance,
+    the other entrances)."""
+    lair = st.game.pack.lair
+    to = lair.reach[x] if reach else lair.doors[x]
+    return ", ".join(lair.names[d] for d in to) or "nowhere"

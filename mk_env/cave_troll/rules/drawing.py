@@ -93,3 +93,35 @@ def apply_place(st: CaveTrollState, where: int) -> None:
     enter(st, cid, where)
     complete_action(st)
 
+
+
+# -- explanation --------------------------------------------------------------------------------------
+def why_not_draw(st: CaveTrollState, arg: int) -> str | None:
+    """Why drawing is illegal now."""
+    return None if can_draw(st) else "your pile is empty: there is no counter left to draw"
+
+
+def why_not_place(st: CaveTrollState, where: int) -> str | None:
+    """Why the drawn counter may not go into ``where`` (:func:`places`' rule, in the rule text's words)."""
+    if where in places(st):
+        return None
+    g = st.game
+    lair, cid = g.pack.lair, st.pending.counter
+    name, what = lair.names[where], g.pack.slot_names[g.slot_of[cid]]
+    if g.is_adventurer[cid]:
+        return (f"when you draw an adventurer counter, you must put it into play in one of the four entrances, "
+                f"not {name}")
+    if not lair.is_room(where):
+        return f"the {what} is played in a room, not in the pit or an entrance ({name})"
+    if where == st.idol_room:
+        return f"{name} holds the Idol of El'darr: no counter may be played there"
+    return f"{name} is occupied by a Cave Troll: the {what} may not be played there"
+
+
+def why_not_decline(st: CaveTrollState, arg: int) -> str | None:
+    """Why the drawn counter may not be declined."""
+    if may_decline(st):
+        return None
+    g = st.game
+    what = g.pack.slot_names[g.slot_of[st.pending.counter]]
+    return f"only a Treasure may be left out of play: the drawn {what} must be put into play"

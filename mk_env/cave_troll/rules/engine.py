@@ -1,11 +1,12 @@
 """The legal decisions of each phase and the dispatch of a decision to its mechanic: one table,
 :data:`APPLY` (block -> how it is applied in each phase; :data:`DECLINE`: what declining means in each),
 and :func:`legal_by_block` (phase -> the legal arguments of each block). Illegal decisions raise an error
-that says what, why and what is allowed.
+that says what, why (the rule broken: :data:`REASONS`, each mechanic's own words) and what is allowed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -111,7 +112,51 @@ def apply_action(st: CaveTrollState, action: object) -> None:
     flat_engine.apply_checked(st, action, legal_actions(st), why_illegal, APPLY)
 
 
+#: the rule a decision of each (phase, block) breaks, in the rule text's words, from its mechanic's module
+#: (None: no rule of that mechanic is broken); the blocks not listed get the generic words
+REASONS: dict[tuple[Phase, Block], Callable[[CaveTrollState, int], str | None]] = {
+    (Phase.ACTION, Block.DRAW): drawing.why_not_draw,
+    (Phase.ACTION, Block.MOVE): moving.why_not_move,
+    (Phase.ACTION, Block.PUSH): monsters.why_not_push,
+    (Phase.ACTION, Block.ORC): monsters.why_not_orc,
+    **{(Phase.ACTION, p.block): artifacts.why_not_play(p.block) for p in artifacts.POWERS.values()},
+    (Phase.PLACE, Block.PLACE): drawing.why_not_place,
+    (Phase.PLACE, Block.DECLINE): drawing.why_not_decline,
+    (Phase.ENTRY_PUSH, Block.PUSH): monsters.why_not_entry_push,
+    (Phase.ENTRY_PUSH, Block.DECLINE): monsters.why_not_keep_all,
+    (Phase.PUSH_TO, Block.PUSH_TO): monsters.why_not_push_to,
+    (Phase.ESCAPE, Block.MOVE): monsters.why_not_escape,
+    (Phase.STEP, Block.STEP): moving.why_not_step,
+    (Phase.STEP, Block.DECLINE): moving.why_not_stop,
+    (Phase.TELEPORT, Block.TELEPORT): artifacts.why_not_teleport,
+}
+
+
+def broken_rule(st: CaveTrollState, block: Block, arg: int) -> str | None:
+    """The rule decision ``arg`` of ``block`` (awaited now) breaks, in words; None where no reason is known.
+    (No action is ever refused for want of actions: the turn passes the moment the last one is spent.)"""
+    why = REASONS.get((Phase(st.phase), block))
+    return why(st, arg) if why else None
+
+
+def _refusal(st: CaveTrollState, legal: dict[Block, list[int]], block: Block, arg: int) -> str | None:
+    """The reason part of the message: "no <block> decision is possible now (<rule>)" or "that <block> breaks
+    a rule of the <phase> phase: <rule> (legal <block> decisions: ...)"; None: the generic words."""
+    rule = broken_rule(st, block, arg)
+    if rule is None:
+        return None
+    if block not in legal:
+        return f"no {block} decision is possible now ({rule})"
+    layout = st.game.layout
+    some = "; ".join(layout.describe(layout.offset[block] + x) for x in legal[block][:6])
+    more = ", ..." if len(legal[block]) > 6 else ""
+    return (f"that {block} breaks a rule of the {PHASE_NAMES[st.phase]} phase: {rule} "
+            f"(legal {block} decisions: {some}{more})")
+
+
 def why_illegal(st: CaveTrollState, a: int) -> str:
-    """The message of an illegal decision: the action, why it is refused, the legal ones."""
+    """The message of an illegal decision: the action, why it is refused (the rule it breaks), the legal ones."""
+    legal = legal_by_block(st)
     return flat_engine.illegal_message(st.game.layout, a, st.current, st.phase == Phase.GAME_OVER,
-                                       PHASE_NAMES[st.phase], PHASE_BLOCKS[Phase(st.phase)], legal_by_block(st))
+                                       PHASE_NAMES[st.phase], PHASE_BLOCKS[Phase(st.phase)], legal,
+                                       reason=lambda block, arg: _refusal(st, legal, block, arg))

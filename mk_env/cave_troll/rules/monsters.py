@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .board import BARBARIAN, CAVE_TROLL, ORC, WRAITH, Occupancy, adventurers_at, discard, enter, may_enter, occupancy
+from .board import (BARBARIAN, CAVE_TROLL, ORC, WRAITH, Occupancy, adventurers_at, discard, doorways, enter, may_enter,
+                    occupancy, whereabouts, why_not_enter)
 from .turn import complete_action, start_action
 from .vocabulary import Pending, Phase
 
@@ -152,3 +153,99 @@ def apply_escape(st: CaveTrollState, slot: int, dest: int) -> None:
 def decline_escape(st: CaveTrollState) -> None:
     st.pending = st.pending._replace(seats=st.pending.seats[1:])
     _ask_next_escape(st)
+
+
+# -- explanation --------------------------------------------------------------------------------------
+def _not_an_adventurer(st: CaveTrollState, cid: int, x: int | None = None) -> str | None:
+    """Why ``cid`` is not an adventurer on the board (in ``x`` when given) a monster could act on."""
+    g = st.game
+    what = g.layout.counter_name(cid)
+    if st.loc[cid] < 0:
+        return f"the {what} is not in play: it is {whereabouts(st, cid)}"
+    if not g.is_adventurer[cid]:
+        return f"the {what} is not an adventurer"
+    if x is not None and st.loc[cid] != x:
+        return f"the {what} is not in {g.pack.lair.names[x]}: it is {whereabouts(st, cid)}"
+    return None
+
+
+def _door_refusals(st: CaveTrollState, occ: Occupancy, cid: int, room: int) -> str:
+    """Why each doorway of ``room`` is closed to ``cid`` ("R05: ...; R07: ...")."""
+    lair = st.game.pack.lair
+    return "; ".join(f"{lair.names[d]}: {why_not_enter(st, occ, cid, d)}" for d in lair.doors[room]
+                     if d == lair.pit or not may_enter(st, occ, cid, d))
+
+
+def _why_not_pushable(st: CaveTrollState, occ: Occupancy, cid: int, room: int) -> str | None:
+    """Why the Wraith may not push adventurer ``cid`` out of ``room`` (:func:`pushable`'s tests)."""
+    if cid in pushable(st, occ, room):
+        return None
+    what = st.game.layout.counter_name(cid)
+    if st.game.kind_of[cid] == BARBARIAN:
+        return f"the {what} is a Barbarian: the Barbarian cannot be pushed by the Wraith"
+    return f"the {what} has nowhere to be pushed through a doorway ({_door_refusals(st, occ, cid, room)})"
+
+
+def why_not_push(st: CaveTrollState, cid: int) -> str | None:
+    """Why your Wraith may not push counter ``cid`` as an action now."""
+    g = st.game
+    refused = _not_an_adventurer(st, cid)
+    if refused:
+        return refused
+    occ, x = occupancy(st), st.loc[cid]
+    wraiths = [c for c in g.counters_of[st.turn_player] if g.kind_of[c] == WRAITH and st.loc[c] >= 0]
+    if not any(st.loc[c] == x for c in wraiths):
+        return f"none of your Wraiths is in a room with the {g.layout.counter_name(cid)}: it is {whereabouts(st, cid)}"
+    if not g.pack.lair.is_room(x):
+        return f"a Wraith pushes an adventurer out of a room only, and {g.pack.lair.names[x]} is not a room"
+    return _why_not_pushable(st, occ, cid, x)
+
+
+def why_not_entry_push(st: CaveTrollState, cid: int) -> str | None:
+    """Why the Wraith that just entered may not push counter ``cid``."""
+    room = st.pending.room
+    return _not_an_adventurer(st, cid, room) or _why_not_pushable(st, occupancy(st), cid, room)
+
+
+def why_not_keep_all(st: CaveTrollState, arg: int) -> str | None:
+    """Why the entering Wraith may not decline its push."""
+    if not must_push(st):
+        return None
+    return (f"the Wraith entered {st.game.pack.lair.names[st.pending.room]}, a room of "
+            f"{st.game.pack.rules.room_limit}, only by pushing an adventurer out: it must push")
+
+
+def why_not_push_to(st: CaveTrollState, dest: int) -> str | None:
+    """Why the pushed adventurer may not go into ``dest``."""
+    g = st.game
+    lair, cid, room = g.pack.lair, st.pending.counter, st.pending.room
+    if dest not in lair.doors[room] or dest == lair.pit:
+        return (f"an adventurer is pushed through a doorway into an adjacent room or entrance (never the pit), "
+                f"from {lair.names[room]} to {doorways(st, room)}")
+    return why_not_enter(st, occupancy(st), cid, dest)
+
+
+def why_not_orc(st: CaveTrollState, cid: int) -> str | None:
+    """Why your Orc may not discard counter ``cid`` now."""
+    if cid in orc_actions(st, occupancy(st)):
+        return None
+    refused = _not_an_adventurer(st, cid)
+    return refused or (f"none of your Orcs is in a room or entrance with the {st.game.layout.counter_name(cid)}"
+                       f": it is {whereabouts(st, cid)}")
+
+
+def why_not_escape(st: CaveTrollState, arg: int) -> str | None:
+    """Why escape ``arg`` (slot * locations + destination) from the Cave Troll's room is illegal."""
+    g = st.game
+    lair, room = g.pack.lair, st.pending.room
+    slot, dest = divmod(arg, lair.size)
+    cid = g.counters_of[st.current][slot]
+    what = g.layout.counter_name(cid)
+    if st.loc[cid] != room:
+        return f"only counters in the Cave Troll's room {lair.names[room]} may escape, and the {what} is " + (
+            whereabouts(st, cid))
+    if not g.is_mover[cid]:
+        return f"the {what} cannot be moved"
+    if dest not in lair.doors[room]:
+        return f"an escape goes through a doorway of {lair.names[room]}, to {doorways(st, room)}"
+    return why_not_enter(st, occupancy(st), cid, dest)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import monsters
-from .board import Occupancy, enter, may_enter, occupancy
+from .board import CAVE_TROLL, Occupancy, doorways, enter, may_enter, occupancy, whereabouts, why_not_enter
 from .turn import complete_action, start_action
 from .vocabulary import Kind, Pending, Phase
 
@@ -78,8 +78,13 @@ def step_destinations(st: CaveTrollState) -> list[int]:
     Wraith never pushes, so it never enters a full room)."""
     occ = occupancy(st)
     cid = st.pending.counter
-    cloaked = cid == st.cloaked and st.game.owner_of[cid] == st.turn_player
+    cloaked = _steps_cloaked(st, cid)
     return [d for d in st.game.pack.lair.reach[st.loc[cid]] if may_enter(st, occ, cid, d, cloaked)]
+
+
+def _steps_cloaked(st: CaveTrollState, cid: int) -> bool:
+    """Whether the stepping counter is the turn player's cloaked adventurer (the Cloak's limits lifted)."""
+    return cid == st.cloaked and st.game.owner_of[cid] == st.turn_player
 
 
 def may_stop(st: CaveTrollState) -> bool:
@@ -114,3 +119,63 @@ def apply_helm(st: CaveTrollState, target: int) -> None:
     st.phase = Phase.STEP
     st.pending = Pending(counter=target, steps_left=st.game.pack.rules.helm_steps, stepped=False)
 
+
+
+# -- explanation --------------------------------------------------------------------------------------
+def _unmoved(st: CaveTrollState, cid: int) -> str | None:
+    """Why counter ``cid`` cannot move at all: not in play, or a counter that never moves."""
+    g = st.game
+    what = g.layout.counter_name(cid)
+    if st.loc[cid] < 0:
+        return f"the {what} is not in play: it is {whereabouts(st, cid)}"
+    if not g.is_mover[cid]:
+        return (f"the {what} cannot be moved: once played, a Cave Troll cannot be moved" if g.kind_of[cid]
+                == CAVE_TROLL else f"the {what} is not an adventurer or monster: it cannot be moved")
+    return None
+
+
+def not_adjacent(st: CaveTrollState, cid: int, dest: int) -> str | None:
+    """Why ``dest`` is not one move from counter ``cid``'s place ("only through doorways"; between entrances)."""
+    lair = st.game.pack.lair
+    x = st.loc[cid]
+    if dest in lair.reach[x]:
+        return None
+    if dest == x:
+        return f"the {st.game.layout.counter_name(cid)} is already in {lair.names[x]}"
+    return (f"{lair.names[dest]} is not adjacent to {lair.names[x]}: adventurers and monsters may only move "
+            f"through doorways (or between entrances), from {lair.names[x]} to {doorways(st, x, reach=True)}")
+
+
+def why_not_move(st: CaveTrollState, arg: int) -> str | None:
+    """Why move ``arg`` (slot * locations + destination) of the turn player is illegal now."""
+    g = st.game
+    slot, dest = divmod(arg, g.pack.lair.size)
+    cid = g.counters_of[st.turn_player][slot]
+    refused = _unmoved(st, cid)
+    if refused:
+        return refused
+    occ = occupancy(st)
+    if dest in destinations(st, occ, cid):
+        return None
+    if g.kind_of[cid] == THIEF:  # any room or entrance, under may_enter's limits
+        return not_adjacent(st, cid, dest) if dest == st.loc[cid] else why_not_enter(st, occ, cid, dest)
+    far = not_adjacent(st, cid, dest)
+    if far:
+        return far
+    if g.kind_of[cid] == WRAITH and may_enter(st, occ, cid, dest, crowded=True):
+        return (f"{g.pack.lair.names[dest]} already contains {g.pack.rules.room_limit} adventurers and monsters: a "
+                f"Wraith may enter it only if it pushes an adventurer into an adjacent room, and none can be pushed")
+    return why_not_enter(st, occ, cid, dest, cid == st.cloaked)
+
+
+def why_not_step(st: CaveTrollState, dest: int) -> str | None:
+    """Why the Helm's or the Cloak's next step to ``dest`` is illegal now."""
+    cid = st.pending.counter
+    return not_adjacent(st, cid, dest) or why_not_enter(st, occupancy(st), cid, dest, _steps_cloaked(st, cid))
+
+
+def why_not_stop(st: CaveTrollState, arg: int) -> str | None:
+    """Why declining the next step is illegal now (the Helm's first step)."""
+    if may_stop(st):
+        return None
+    return "the Helm of Mind Control moves the counter at least one room or entrance before you may stop"
