@@ -57,6 +57,17 @@ def advance_destinations(st: FallState) -> list[int]:
     return [x for x in range(st.game.side.size) if enterable(st, seat, x) and sources(st, seat, x, places)]
 
 
+def why_not_advance_dest(st: FallState, dest: int) -> str:
+    """Why Advance's destination ``dest`` is refused (the rules of :func:`advance_destinations`)."""
+    seat, side = st.decider, st.game.side
+    if dest >= side.size:
+        return "that is no cavern of the map"
+    if not enterable(st, seat, dest):
+        return f"{side.names[dest]} is a lair of another player: trolls enter only caverns and their own lairs"
+    return (f"none of your trolls can reach {side.names[dest]}: it is not adjacent to a cavern your trolls "
+            "are in, through caverns established for you (your trolls or your lairs)")
+
+
 def apply_advance_dest(st: FallState, dest: int) -> None:
     seat, p = st.decider, st.pending
     ask(st, Phase.ADVANCE_TROLL, seat, dest=dest, left=p["power"], strong=p["strong"], moved=0,
@@ -68,6 +79,30 @@ def advance_trolls(st: FallState) -> list[int]:
     if p["left"] <= 0:
         return []
     return [x for x in p["sources"] if st.trolls[x][st.decider] > 0]
+
+
+def why_not_advance_troll(st: FallState, src: int) -> str:
+    """Why moving a troll from ``src`` in an Advance is refused (the rules of :func:`advance_trolls`)."""
+    p, names = st.pending, st.game.side.names
+    if p["left"] <= 0:
+        return f"the Advance has moved {p['moved']} trolls, as many as its power"
+    if st.trolls[src][st.decider] <= 0:
+        return f"you have no trolls in {names[src]}"
+    return (f"{names[src]} is not adjacent to {names[p['dest']]} through caverns established for you "
+            "(your trolls or your lairs)")
+
+
+def why_not_advance_champion(st: FallState, card: int) -> str:
+    """Why moving champion ``card``'s pawn in an Advance is refused (the rules of :func:`advance_champions`)."""
+    p, names = st.pending, st.game.side.names
+    if p["left"] <= 0:
+        return f"the Advance has moved {p['moved']} trolls, as many as its power"
+    if card >= len(st.champ_loc) or st.champ_owner[card] != st.decider:
+        return "that champion is not yours"
+    if st.champ_loc[card] < 0:
+        return "that champion has no pawn on the map"
+    return (f"that champion's pawn in {names[st.champ_loc[card]]} is not adjacent to {names[p['dest']]} "
+            "through caverns established for you")
 
 
 def advance_champions(st: FallState) -> list[int]:
@@ -178,6 +213,17 @@ def bolster_destinations(st: FallState) -> list[int]:
     return [x for x in range(st.game.side.size) if dominates(st, seat, x, f[x])]
 
 
+def why_not_dominated(st: FallState, loc: int) -> str:
+    """Why ``loc`` is refused where a dominated cavern is asked (Bolster's destination, a champion's pawn)."""
+    side, seat = st.game.side, st.decider
+    if loc >= side.n_caverns:
+        return f"{side.names[loc]} is a lair of another player"
+    rule = "you dominate a cavern where you and only you have trolls"
+    if not force(st, loc)[seat]:
+        return f"you have no trolls in {side.names[loc]}: {rule}"
+    return f"other players have trolls in {side.names[loc]} too: {rule}"
+
+
 def apply_bolster_dest(st: FallState, dest: int) -> None:
     """"Up to p trolls from your supply": how many, when there is a choice."""
     seat, power = st.decider, st.pending["power"]
@@ -245,6 +291,14 @@ def influence(st: FallState, seat: int, power: int, strong: int = 0) -> None:
 
 def influence_targets(st: FallState, seat: int) -> list[int]:
     return [i for i, c in enumerate(st.display) if st.champ_state[c] == DISPLAY]
+
+
+def why_not_influence(st: FallState, pos: int) -> str:
+    """Why influence on display position ``pos`` is refused (the rule of :func:`influence_targets`)."""
+    if pos >= len(st.display):
+        return f"the display has {len(st.display)} positions"
+    return (f"champion {st.game.pack.champions[st.display[pos]].name} is not on display any more: "
+            "influence goes to a champion in the display")
 
 
 def apply_influence(st: FallState, pos: int) -> None:

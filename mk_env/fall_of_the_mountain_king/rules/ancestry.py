@@ -49,24 +49,47 @@ def write_card(st: FallState, seat: int, card: Card, anchor: int) -> None:
 ELDER_CODES = frozenset(1 + int(Symbol.ELDER) * 3 + k for k in range(3))
 
 
+def _window(st: FallState, seat: int) -> tuple[range, range]:
+    """The canvas rows and columns a 2x2 card's top left may take and keep ``seat``'s whole ancestry inside
+    a side x side grid (and on the canvas)."""
+    g = st.game
+    rows, cols, side = g.canvas_rows, g.canvas_cols, g.pack.grid
+    filled = [i for i, v in enumerate(st.grid[seat]) if v != NO_CARD]
+    r0, r1 = min(i // cols for i in filled), max(i // cols for i in filled)
+    c0, c1 = min(i % cols for i in filled), max(i % cols for i in filled)
+    return (range(max(0, r1 - side + 1), min(rows - 2, r0 + side - 2) + 1),
+            range(max(0, c1 - side + 1), min(cols - 2, c0 + side - 2) + 1))
+
+
 def anchors(st: FallState, seat: int) -> list[int]:
     """The canvas cells where a 2x2 card may go: "covering at least one cell of a prior card, not covering
     any elder symbol (gold glyphs), and staying inside a 6x6 grid" (every card has the same rotation)."""
-    g = st.game
-    rows, cols, side = g.canvas_rows, g.canvas_cols, g.pack.grid
+    cols = st.game.canvas_cols
     grid = st.grid[seat]
-    filled = [i for i, v in enumerate(grid) if v != NO_CARD]
-    r0, r1 = min(i // cols for i in filled), max(i // cols for i in filled)
-    c0, c1 = min(i % cols for i in filled), max(i % cols for i in filled)
+    rows_in, cols_in = _window(st, seat)
     out = []
-    # the rows and columns where the 2x2 card keeps the whole inside side x side
-    for r in range(max(0, r1 - side + 1), min(rows - 2, r0 + side - 2) + 1):
-        for c in range(max(0, c1 - side + 1), min(cols - 2, c0 + side - 2) + 1):
+    for r in rows_in:
+        for c in cols_in:
             a = r * cols + c
             under = (grid[a], grid[a + 1], grid[a + cols], grid[a + cols + 1])
             if any(v != NO_CARD for v in under) and not any(v in ELDER_CODES for v in under):
                 out.append(a)
     return out
+
+
+def why_not_anchor(st: FallState, seat: int, anchor: int) -> str:
+    """Which placement rule a card with its top left on ``anchor`` breaks (the rules of :func:`anchors`)."""
+    g = st.game
+    cols, side = g.canvas_cols, g.pack.grid
+    r, c = divmod(anchor, cols)
+    rows_in, cols_in = _window(st, seat)
+    if r not in rows_in or c not in cols_in:
+        return f"the card must stay inside a {side}x{side} grid with the rest of your ancestry"
+    grid = st.grid[seat]
+    under = (grid[anchor], grid[anchor + 1], grid[anchor + cols], grid[anchor + cols + 1])
+    if any(v in ELDER_CODES for v in under):
+        return "the card may never cover an elder symbol (gold glyph)"
+    return "the card must cover at least one cell of a prior card (every card has the same rotation)"
 
 
 def count_symbols(st: FallState, seat: int, symbol: Symbol) -> int:
@@ -127,6 +150,15 @@ def reveal_placements(st: FallState) -> None:
         st.committed[seat] = []
 
 
+def why_not_place(st: FallState, arg: int) -> str:
+    """Why PLACE ``arg`` is refused: no card in that hand slot, or the placement rule the anchor breaks."""
+    seat = st.decider
+    slot, anchor = divmod(arg, st.game.cells)
+    if slot >= len(st.hands[seat]):
+        return f"your hand has no card in slot {slot} (it holds {len(st.hands[seat])})"
+    return why_not_anchor(st, seat, anchor)
+
+
 def place_actions(st: FallState, seat: int) -> list[int]:
     """``seat``'s PLACE arguments: every hand slot on every legal anchor."""
     cells = st.game.cells
@@ -179,6 +211,19 @@ def wild_cells(st: FallState, seat: int) -> list[int]:
     """``seat``'s WILD arguments: its uncovered wild symbols not yet chosen in the wild pairs under way."""
     chosen = st.committed[seat]
     return [i for i in uncovered_wilds(st, seat) if i not in chosen]
+
+
+def why_not_wild(st: FallState, cell: int) -> str:
+    """Why covering ``cell`` for a wild pair is refused (the rules of :func:`wild_cells`)."""
+    seat = st.decider
+    if cell >= st.game.cells:
+        return "only a wild symbol of your ancestry grid may be covered for a wild pair"
+    sym = decode(st.grid[seat][cell])
+    if not sym or sym[0] != Symbol.WILD:
+        return "that cell shows no wild symbol"
+    if st.covered[seat][cell]:
+        return "that wild symbol is already covered by an ancestry marker"
+    return "that wild symbol is already chosen in this wild pair"
 
 
 def apply_wild(st: FallState, cell: int) -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .ancestry import champion_cells, connected_candidates, serves, symbol_of, use_symbol
 from .board import controller, forces, uncontrolled_nonempty
 from .flow import ask, gain_votes, push, resume, run, task
-from .vocabulary import ACTIONS, Phase, Symbol
+from .vocabulary import ACTIONS, SYMBOL_NAMES, Phase, Symbol
 
 if TYPE_CHECKING:
     from .state import FallState
@@ -95,6 +95,46 @@ def apply_end_turn(st: FallState) -> None:
     resume(st)
 
 
+def _symbol_fault(st: FallState, cell: int, action: int) -> str | None:
+    """Why the symbol at ``cell`` cannot serve ``action`` (no usable symbol there, or another action's)."""
+    sym = symbol_of(st, st.decider, cell)
+    if sym is None and cell >= st.game.cells:
+        name = st.game.pack.champions[cell - st.game.cells].name
+        return f"you do not hold champion {name} with a symbol and a claw left to cover"
+    if sym is None:
+        return (f"{st.game.layout.cell_name(cell)} has no symbol you may use (no card, a blank, or a symbol "
+                "already covered by an ancestry marker)")
+    if not serves(sym, Symbol(action)):
+        return (f"that symbol is {SYMBOL_NAMES[sym[0]]}, not {SYMBOL_NAMES[action]} "
+                "(only wild symbols serve as any action symbol)")
+    return None
+
+
+def why_not_weak(st: FallState, arg: int) -> str:
+    """Why weak action ``arg`` (action x cell) is refused (the rules of :func:`weak_options`)."""
+    action, cell = divmod(arg, st.game.layout.symbol_cells)
+    fault = _symbol_fault(st, cell, action)
+    if fault:
+        return fault
+    power = symbol_of(st, st.decider, cell)[1]
+    return f"a weak action covers one unnumbered symbol, and that one is numbered (power {power}): a strong action"
+
+
+def why_not_strong(st: FallState, arg: int) -> str:
+    """Why starting strong action ``arg`` (action x cell) is refused (the rules of :func:`strong_options`)."""
+    if st.pending.get("weak"):
+        return "a strong action cannot follow a weak action in the same turn (take a second weak one, or end it)"
+    action, cell = divmod(arg, st.game.layout.symbol_cells)
+    return _symbol_fault(st, cell, action) or (
+        "an unnumbered symbol starts a strong action only with another symbol of the same action connected to it "
+        "through orthogonally adjacent ancestry markers")
+
+
+def why_not_end_turn(st: FallState, arg: int) -> str:
+    """Why ending the turn is refused (the rule of :func:`end_turn_legal`)."""
+    return "each turn takes 1 or 2 weak actions or 1 strong action: you must act while you can"
+
+
 def apply_weak(st: FallState, action: int, cell: int) -> None:
     """A weak action: cover the symbol; the boost by desperation tokens; then the action. A second weak
     action may follow (not after a second)."""
@@ -129,6 +169,18 @@ def gather_done_legal(st: FallState) -> bool:
     return bool(st.pending["numbered"]) or len(st.pending["cells"]) > 1
 
 
+def why_not_add(st: FallState, cell: int) -> str:
+    """Why adding ``cell`` to the strong action under way is refused (the rules of :func:`gather_candidates`)."""
+    return _symbol_fault(st, cell, st.pending["action"]) or (
+        "that symbol is not connected through orthogonally adjacent ancestry markers to the symbols already "
+        "covered for this strong action")
+
+
+def why_not_gather_done(st: FallState) -> str:
+    """Why closing the strong action now is refused (the rule of :func:`gather_done_legal`)."""
+    return "a strong action covers 1 strong (numbered) symbol or more than 1 connected symbols: add another"
+
+
 def apply_add(st: FallState, cell: int) -> None:
     seat = st.decider
     power = use_symbol(st, seat, cell)
@@ -153,10 +205,23 @@ def _boost_then_act(st: FallState, seat: int, action: int, power: int, strong: b
         start_action(st, seat, action, power, strong)
 
 
-def boost_options(st: FallState) -> list[int]:
+def boost_purse(st: FallState) -> tuple[int, str]:
+    """What a boost spends and how many ``st.decider`` has: supplies (strong) or desperation tokens (weak)."""
     seat = st.decider
-    most = st.supply[seat] if st.pending["strong"] else st.desperation[seat]
-    return list(range(min(most, st.game.pack.rules.max_boost) + 1))
+    return (st.supply[seat], "supplies") if st.pending["strong"] else (st.desperation[seat], "desperation tokens")
+
+
+def boost_options(st: FallState) -> list[int]:
+    return list(range(min(boost_purse(st)[0], st.game.pack.rules.max_boost) + 1))
+
+
+def why_not_boost(st: FallState, amount: int) -> str:
+    """Why a boost of ``amount`` is refused (the rules of :func:`boost_options`)."""
+    have, what = boost_purse(st)
+    most = st.game.pack.rules.max_boost
+    if amount > most:
+        return f"an action is boosted by at most {most}"
+    return f"a boost of {amount} spends {amount} {what}, and you have {have}"
 
 
 def apply_boost(st: FallState, amount: int) -> None:

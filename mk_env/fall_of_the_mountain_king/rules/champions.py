@@ -104,6 +104,12 @@ def starburst(st: FallState, seat: int, card: int) -> None:
         ask(st, Phase.STARBURST, seat, card=card)
 
 
+def why_not_hall(st: FallState, hall: int) -> str:
+    """Why the starburst tile may not go into ``hall`` (the rule of the STARBURST choice: an empty hall)."""
+    holder = st.game.pack.champions[st.starburst[hall]].name
+    return f"{st.game.side.hall_names[hall]} is not empty: it holds the starburst tile of {holder}"
+
+
 def apply_hall(st: FallState, hall: int) -> None:
     st.starburst[hall] = st.pending["card"]
     resume(st)

@@ -13,7 +13,7 @@ import numpy as np
 from mk_env.core import flat_engine
 
 # every mechanic's module (scoring and waveend only register their tasks: flow.TASKS)
-from . import actions, ancestry, battle, champions, scoring, setup, swarm, waveend, wheel
+from . import actions, ancestry, battle, champions, refusals, scoring, setup, swarm, waveend, wheel
 from .flow import resume
 from .vocabulary import PHASE_BLOCKS, PHASE_NAMES, Block, Phase
 
@@ -183,6 +183,8 @@ def apply_action(st: FallState, action: object) -> None:
 
 
 def why_illegal(st: FallState, a: int) -> str:
-    """The message of an illegal decision: the action, why it is refused, the legal ones."""
+    """The message of an illegal decision: the action, why it is refused (for a block awaited now, the rule it
+    breaks: :mod:`.refusals`), the legal ones."""
     return flat_engine.illegal_message(st.game.layout, a, st.decider, st.phase == Phase.GAME_OVER,
-                                       PHASE_NAMES[st.phase], PHASE_BLOCKS[Phase(st.phase)], legal_by_block(st))
+                                       PHASE_NAMES[st.phase], PHASE_BLOCKS[Phase(st.phase)], legal_by_block(st),
+                                       reason=lambda block, arg: refusals.why_not(st, block, arg))

@@ -89,6 +89,11 @@ def free_pairs(st: FallState) -> list[int]:
     return [i for i, pair in enumerate(st.game.side.lair_pairs) if not set(pair) & taken]
 
 
+def why_not_lair_pair(st: FallState, i: int) -> str:
+    """Why lair pair ``i`` is refused (the rule of :func:`free_pairs`)."""
+    return f"lair pair {i} is taken: another player's lair tiles are on it"
+
+
 @task("lair_pair")
 def lair_pair(st: FallState, seat: int) -> None:
     """"Each player puts their lair tiles on a pair of lair spaces with matching symbols".\""""
@@ -110,6 +115,15 @@ def lair_troll_places(st: FallState, seat: int, i: int) -> list[int]:
     """"1 troll in a gnome-free cavern adjacent to each lair"."""
     side = st.game.side
     return [c for c in side.adjacent[st.lairs[seat][i]] if c < side.n_caverns and not overrun(st, c)]
+
+
+def why_not_lair_troll(st: FallState, loc: int) -> str:
+    """Why the lair's troll may not go to ``loc`` (the rule of :func:`lair_troll_places`)."""
+    side = st.game.side
+    lair = side.names[st.lairs[st.decider][st.pending["lair"]]]
+    if loc not in side.adjacent[st.lairs[st.decider][st.pending["lair"]]] or loc >= side.n_caverns:
+        return f"{side.names[loc]} is not a cavern adjacent to your lair {lair}"
+    return f"{side.names[loc]} is not gnome-free"
 
 
 @task("lair_troll")

@@ -152,6 +152,18 @@ def fall_options(st: FallState, seat: int, loc: int) -> list[int]:
     return ([0] if st.trolls[loc][seat] else []) + [1 + c for c in pawns_at(st, loc) if st.champ_owner[c] == seat]
 
 
+def why_not_fall(st: FallState, arg: int) -> str:
+    """Why ``arg`` may not fall (the rules of :func:`fall_options`: one of your trolls in the cavern)."""
+    loc = st.pending["loc"]
+    where = st.game.side.names[loc]
+    if arg == 0:
+        return f"you have no regular trolls in {where}"
+    card = arg - 1
+    if card >= len(st.champ_loc) or st.champ_owner[card] != st.decider:
+        return "that champion is not yours"
+    return f"that champion's pawn is not in {where}"
+
+
 @task("fall")
 def fall(st: FallState, kind: int, seat: int, loc: int) -> None:
     """"That player chooses any one of their trolls in the cavern to fall"; then its honor."""

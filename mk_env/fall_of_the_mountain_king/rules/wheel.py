@@ -37,6 +37,13 @@ def gnome_action(st: FallState, seat: int, power: int, strong: int = 0) -> None:
     st.pending["most"] = min(power, len(st.game.pack.wheel.spaces))
 
 
+def why_not_wheel(st: FallState, arg: int) -> str:
+    """Why moving the wheel pawn ``arg + 1`` spaces is refused (the limit :func:`gnome_action` sets)."""
+    most = st.pending["most"]
+    return (f"the Gnome action moves the wheel pawn up to its power, never more than a full circuit: "
+            f"at most {most} spaces now")
+
+
 def apply_wheel(st: FallState, arg: int) -> None:
     seat, m = st.decider, arg + 1
     w = st.game.pack.wheel
@@ -62,6 +69,15 @@ def scoutable_gates(st: FallState, seat: int) -> list[int]:
     return [i for i in range(st.revealed, len(st.invasion)) if i not in st.known_gates[seat]]
 
 
+def why_not_gate(st: FallState, pos: int) -> str:
+    """Why peeking at gate card ``pos`` is refused (the rules of :func:`scoutable_gates`)."""
+    if pos >= len(st.invasion):
+        return f"the invasion deck has {len(st.invasion)} gate cards"
+    if pos < st.revealed:
+        return f"gate card {pos} is already face up"
+    return f"you have already peeked at gate card {pos}"
+
+
 def apply_gate(st: FallState, pos: int) -> None:
     known = st.known_gates[st.decider]
     if pos not in known:
@@ -81,6 +97,15 @@ def scoutable_gnomes(st: FallState, seat: int) -> list[int]:
     """The gnomes on the map whose strength is facedown and unknown to ``seat``."""
     known = st.known_gnomes[seat]
     return [g for g, x in enumerate(st.gnome_at) if x >= 0 and not st.gnome_public[g] and g not in known]
+
+
+def why_not_gnome(st: FallState, gnome: int) -> str:
+    """Why peeking at ``gnome`` is refused (the rules of :func:`scoutable_gnomes`)."""
+    if st.gnome_at[gnome] < 0:
+        return f"gnome {gnome} is not on the map"
+    if st.gnome_public[gnome]:
+        return f"gnome {gnome}'s strength is already face up"
+    return f"you already know gnome {gnome}'s strength"
 
 
 def apply_gnome(st: FallState, gnome: int) -> None:
@@ -123,6 +148,16 @@ def shove_sources(st: FallState, seat: int) -> list[int]:
     return [x for x in range(n) if sum(force(st, x)) and _destinations(st, x)]
 
 
+def why_not_shove_from(st: FallState, loc: int) -> str:
+    """Why moving trolls out of ``loc`` is refused (the rules of :func:`shove_sources`)."""
+    names = st.game.side.names
+    if loc >= st.game.side.n_caverns:
+        return f"{names[loc]} is a lair: trolls are moved out of a single cavern"
+    if not sum(force(st, loc)):
+        return f"there are no trolls in {names[loc]}"
+    return f"no cavern adjacent to {names[loc]} is gnome-free"
+
+
 def apply_shove_from(st: FallState, loc: int) -> None:
     ask(st, Phase.SHOVE, st.decider, src=loc, left=st.pending["m"])
 
@@ -137,6 +172,24 @@ def shove_moves(st: FallState) -> list[tuple[int, int]]:
     out = [(q, d) for q in range(n) if st.trolls[src][q] for d in dests if enterable(st, q, d)]
     out += [(n + c, d) for c in pawns_at(st, src) for d in dests]
     return out
+
+
+def why_not_shove(st: FallState, arg: int) -> str:
+    """Why shove ``arg`` (piece x destination) is refused (the rules of :func:`shove_moves`)."""
+    p, n, side = st.pending, st.num_players, st.game.side
+    piece, dest = divmod(arg, side.size)
+    src = p["src"]
+    if p["left"] <= 0:
+        return "the grey troll space has moved its m trolls"
+    if piece < n and not st.trolls[src][piece]:
+        return f"seat {piece} has no trolls in {side.names[src]}"
+    if piece >= n and st.champ_loc[piece - n] != src:
+        return f"that champion's pawn is not in {side.names[src]}"
+    if dest not in side.adjacent[src] or dest >= side.n_caverns:
+        return f"{side.names[dest]} is not a cavern adjacent to {side.names[src]}"
+    if overrun(st, dest):
+        return f"{side.names[dest]} is not gnome-free"
+    return f"{side.names[dest]} is a lair of another player"
 
 
 def apply_shove(st: FallState, piece: int, dest: int) -> None:
