@@ -12,7 +12,7 @@ from pettingzoo import AECEnv
 
 from mk_env.core.env.safety import (_BoundsWrapper, _OrderWrapper, safety_wrappers,  # noqa: F401 - old pickles' names
                                     warn_illegal_action)
-from mk_env.core.errors import require_reset
+from mk_env.core.errors import ResetNeededError, require_reset
 from mk_env.mountain_king.rules import Game, GameState, IllegalActionError, Phase, scoring
 from mk_env.mountain_king.rules.errors import ActionTypeError, action_number
 
@@ -143,7 +143,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def observe_seat(self, seat: int, style: str) -> dict[str, np.ndarray]:
         """The observation of ``seat`` in ``style`` (``"dict"``, ``"flat"`` or ``"rllib"``)."""
         st = self.game_state
-        require_reset(st, "observe()")
+        if st is None:  # inline: the hot path (require_reset says the same)
+            raise ResetNeededError("observe()")
         if st.current_player() == seat and st.phase != self._game_over:
             mask = st.legal_mask()
         else:
@@ -158,7 +159,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return super().last(observe)
 
     def step(self, action: int | None) -> None:
-        require_reset(self.game_state, "step()")
+        if self.game_state is None:  # inline: the hot path
+            raise ResetNeededError("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
