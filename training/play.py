@@ -145,12 +145,13 @@ def game_options(game: str, **options: Any) -> dict[str, Any]:
     return given
 
 
-def add_game_argument(parser, supported: tuple[str, ...] | None = None) -> None:
-    """``--game NAME``, one of the suite's games (default: the first game). A command that serves only
-    some of them names them in ``supported``: another game is then refused when the command runs
-    (:func:`refuse_other_games`), in one line that names what is supported."""
+def add_game_argument(parser, supported: tuple[str, ...] | None = None, default: str | None = DEFAULT_GAME) -> None:
+    """``--game NAME``, one of the suite's games (default: the first game; ``default=None`` lets a command
+    tell a game not given). A command that serves only some of them names them in ``supported``: another
+    game is then refused when the command runs (:func:`refuse_other_games`), in one line that names what is
+    supported."""
     names = game_names()
-    parser.add_argument("--game", choices=names, default=DEFAULT_GAME,
+    parser.add_argument("--game", choices=names, default=default,
                         help=f"the game: {', '.join(supported or names)} (default {DEFAULT_GAME})")
     parser.set_defaults(supported_games=supported or names)
 

@@ -38,7 +38,6 @@ from typing import Any
 
 import numpy as np
 
-from mk_env.mountain_king.env.render import printable
 from mk_env.games import DEFAULT_GAME, game_entry
 from mk_env.games import make_game as make_suite_game
 from mk_env.invariants import check_end, check_invariants, check_step, component_totals
@@ -358,7 +357,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``mk-env soak``."""
     p = subparsers.add_parser("soak", help="random games with every invariant checked after every decision",
                               description=__doc__.split("\n\n")[0])
-    add_game_argument(p)
+    add_game_argument(p, default=None)  # with --replay, the record's game unless given
     p.add_argument("--games", type=cli.game_count, default=1000, help="games to play (default 1000)")
     p.add_argument("--players", type=_players_arg, default="all",
                    help="'all' (cycle 2..5) or a player count (default all)")
@@ -378,25 +377,10 @@ def _players_arg(text: str) -> str | int:
 
 
 def main(args: argparse.Namespace) -> int:
-    suite_record = soak_suite.read_record(args.replay) if args.replay else None
-    if suite_record is not None:
-        if suite_record.get("game") != args.game:
-            raise cli.UsageError(f"{args.replay} is a record of {printable(str(suite_record.get('game')))}, not "
-                                 f"{args.game}: replay it with --game {printable(str(suite_record.get('game')))}")
-        return soak_suite.replay_main(suite_record)
-    if args.replay:
-        # a missing, unreadable or other game's record is a usage error, not a finding
-        record = load_record(args.replay, game=args.game)
-        state = game_of(record).new_initial_state(record.seed)
-        try:
-            state = _replay_actions(state, record.actions)
-        except Exception as e:  # noqa: BLE001 - the point is to show it
-            print(f"reproduced: {type(e).__name__}: {printable(str(e))}")
-            return 1
-        print(f"replayed {len(state.history)} decisions: no failure ({printable(repr(state))})")
-        return 0
+    if args.replay:  # a missing, unreadable or other game's record is a usage error, not a finding
+        return soak_suite.replay_file(args.replay, args.game, _replay_actions)
     report = soak(args.games, args.players, args.seed, workers=args.workers, out=args.out, progress=True,
-                  game=args.game)
+                  game=args.game or DEFAULT_GAME)
     print(report.summary())
     return 1 if report.failures else 0
 

@@ -12,12 +12,16 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from mk_env.mountain_king.env.render import printable
-from mk_env.games import game_entry, make_game
+from mk_env.games import DEFAULT_GAME, game_entry, make_game
+from mk_env.records import game_of, load_record
+
+from . import cli
 
 #: ``uniform``: uniform over the legal decisions; ``busy``: the same but never giving up the turn's
 #: actions while anything else is legal (longer turns: more moves, pushes, Orcs and artifacts per game)
@@ -109,3 +113,34 @@ def replay_main(data: dict) -> int:
         return 1
     print(f"replayed {n} decisions: no failure ({printable(repr(state))})")
     return 0
+
+
+def replay_file(path: str, game: str | None, replay_actions: Callable[[Any, list[int]], Any]) -> int:
+    """``mk-env soak --replay FILE [--game G]``: a record of either soak (this module's, or the first
+    game's :mod:`mk_env.records` kind, replayed by ``replay_actions(state, actions)``); a record of another
+    game than an explicit ``--game`` is refused naming its game."""
+    data = read_record(path)
+    own = data.get("game") if data is not None else None
+    if data is not None and game is not None and own != game:
+        raise cli.UsageError(f"{path} is a record of {printable(str(own))}, not {game}: replay it with "
+                             f"--game {printable(str(own))}")
+    if data is not None:
+        return replay_main(data)
+    record = load_record(path, game=game or _record_game(path))
+    try:
+        state = replay_actions(game_of(record).new_initial_state(record.seed), record.actions)
+    except Exception as e:  # noqa: BLE001 - the point is to show it
+        print(f"reproduced: {type(e).__name__}: {printable(str(e))}")
+        return 1
+    print(f"replayed {len(state.history)} decisions: no failure ({printable(repr(state))})")
+    return 0
+
+
+def _record_game(path: str) -> str:
+    """The game a game record names (the first game's when it names none or cannot be read here: then
+    :func:`mk_env.records.load_record` says what is wrong)."""
+    try:
+        game = json.loads(Path(path).read_text(encoding="utf-8")).get("game")
+    except (OSError, ValueError, AttributeError, RecursionError):
+        return DEFAULT_GAME
+    return game if isinstance(game, str) else DEFAULT_GAME
