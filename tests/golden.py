@@ -56,7 +56,8 @@ PPO_GAMES = FOLDER.parent / "ppo_default_games.json"
 PPO_SEATS = ((0, 0), (0, 1), (1, 0), (1, 1))
 PPO_ABOUT = ("ppo:default (agents/checkpoints/default.safetensors) against random, both seats, every action "
              "of each game under {env}. Recorded anew for mountain_king_v1 (its rules changed; v2's "
-             "change left these games as they were); under v0 the games were recorded with the SB3 zip before its conversion and the safe file replayed them "
+             "change left these games as they were); under v0 the games were recorded with the SB3 zip "
+             "before its conversion and the safe file replayed them "
              "action for action until v1's rule changes (commit 6977851); the file's weights are still those bytes")
 DIGEST_CHARS = 16
 #: a block with more legal actions than this shows its first and last description and the count

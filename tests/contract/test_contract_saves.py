@@ -49,7 +49,8 @@ def test_a_save_holding_an_integer_of_thousands_of_digits_is_a_state_error(name)
     ("falls", -1, "falls is -1, allowed 0"), ("desperation", [10**6, 0, 0], "desperation holds a value outside"),
     ("gnome_public", "first=7", "gnome_public holds a value other than 0 and 1"),
     ("hall_value", "first=-5", "hall_value holds a value that is no Great Hall token's"),
-    ("votes", "first=[1000000]", "votes holds a value outside 0..100000"), ("influence_stamp", "first=[99999]", "above the counter stamp"),
+    ("votes", "first=[1000000]", "votes holds a value outside 0..100000"),
+    ("influence_stamp", "first=[99999]", "above the counter stamp"),
     ("elder_bonus", [0, 10**6, 0], "elder_bonus holds a value outside")])
 def test_fall_refuses_counters_no_game_reaches(field, value, message):
     state = mid_game("fall_of_the_mountain_king", 3)

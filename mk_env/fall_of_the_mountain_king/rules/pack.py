@@ -217,7 +217,8 @@ def _load_champions(data: Any, file: str, clans: tuple[str, ...]) -> tuple[tuple
     out: list[Champion] = []
     for d, key in enumerate(DECKS):
         f = join_field("decks", key)
-        out += [_champion(c, file, join_field(f, i), d, clans) for i, c in enumerate(read_list(decks[key], file, f, most=MOST))]
+        out += [_champion(c, file, join_field(f, i), d, clans)
+                for i, c in enumerate(read_list(decks[key], file, f, most=MOST))]
     check_unique([c.name for c in out], file, "decks", "champion name")
     check_unique([c.letter for c in out if c.letter], file, "decks", "letter code")
     return tuple(out), lines
