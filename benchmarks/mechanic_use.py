@@ -11,7 +11,11 @@ scoring category's share of all points scored, and its mean per player.
         --games 100 --workers 2 --json runs/fall-mcts16-mechanics.json
 
 Game ``g`` is dealt from seed ``--seed + g`` (its agents' generators as ``mk-env play`` draws them), so a
-run reproduces exactly and another ``--seed`` gives other deals.
+run reproduces exactly and another ``--seed`` gives other deals. Beside the points, each category's scoring
+events are counted (the decisions after which some seat's points in it rose: in Fall of the Mountain King,
+``battle`` events are battles won). With ``--json`` the run resumes: each game is written as it ends, and a
+later run with the same game, players and agents plays only the seeds the file lacks (a long ``mcts`` run
+goes in chunks).
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ import json
 import sys
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -38,31 +43,52 @@ def seat_specs(agents: list[str], players: int, g: int) -> list[str]:
     return filled[shift:] + filled[:shift]
 
 
+def scoring_events(game: Any, seed: int, actions: list[int]) -> dict[str, int]:
+    """Replays the game: for each scoring category, the decisions after which some seat's points in it rose."""
+    state = game.new_initial_state(seed)
+    events: Counter = Counter()
+
+    def points() -> list[dict[str, int]]:
+        return [state.score_breakdown(p) for p in range(game.num_players)]
+
+    before = points()
+    for a in actions:
+        state.apply(a)
+        after = points()
+        events.update({k for b, f in zip(before, after) for k in f if k != "total" and f[k] > b[k]})
+        before = after
+    return dict(events)
+
+
 def play_one(job: tuple[str, int, list[str], int]) -> dict[str, Any]:
-    """One game: the decisions per action block and each seat's score by category."""
+    """One game: the decisions per action block, each seat's score by category, the scoring events."""
     game_name, players, specs, seed = job
     game = make_game(game_name, players)
     actions: list[int] = []
     state = run_game(specs, seed, game=game, actions=actions)
     blocks = Counter(str(getattr(b, "name", b)).lower() for b, _ in map(game.layout.decode, actions))
     scores = [{k: int(v) for k, v in state.score_breakdown(p).items()} for p in range(players)]
-    return {"seed": seed, "decisions": len(actions), "blocks": dict(blocks), "scores": scores}
+    return {"seed": seed, "specs": specs, "decisions": len(actions), "blocks": dict(blocks), "scores": scores,
+            "events": scoring_events(game, seed, actions)}
 
 
 def summarise(games: list[dict[str, Any]], players: int) -> dict[str, Any]:
     """Totals over ``games``: per block (decisions, games used in), per scoring category (points, share)."""
-    decisions, used_in = Counter(), Counter()
+    decisions, used_in, events, events_in = Counter(), Counter(), Counter(), Counter()
     points: Counter = Counter()
     for g in games:
         decisions.update(g["blocks"])
         used_in.update(b for b, n in g["blocks"].items() if n)
+        events.update(g["events"])
+        events_in.update(k for k, n in g["events"].items() if n)
         for seat in g["scores"]:
             points.update({k: v for k, v in seat.items() if k != "total"})
     scored = sum(v for v in points.values() if v > 0) or 1
     seats = len(games) * players or 1
     return {"games": len(games),
             "blocks": {b: {"decisions": decisions[b], "games_used": used_in[b]} for b in sorted(decisions)},
-            "categories": {k: {"points": v, "share": v / scored, "per_player": v / seats}
+            "categories": {k: {"points": v, "share": v / scored, "per_player": v / seats, "events": events[k],
+                               "games_scored": events_in[k]}
                            for k, v in sorted(points.items(), key=lambda kv: -kv[1])}}
 
 
@@ -82,9 +108,11 @@ def print_summary(summary: dict[str, Any], blocks: list[str], title: str) -> Non
         row = summary["blocks"].get(b, {"decisions": 0, "games_used": 0})
         print(f"{b:<28}{row['decisions']:>10}{row['decisions'] / max(n, 1):>10.2f}"
               f"{row['games_used']:>7}/{n:<4}")
-    print(f"\n{'scoring category':<28}{'points':>10}{'share':>9}{'per player':>12}")
+    print(f"\n{'scoring category':<28}{'points':>10}{'share':>9}{'per player':>12}{'events':>9}{'per game':>10}"
+          f"{'games scored':>14}")
     for k, row in summary["categories"].items():
-        print(f"{k:<28}{row['points']:>10}{row['share']:>8.1%}{row['per_player']:>12.2f}")
+        print(f"{k:<28}{row['points']:>10}{row['share']:>8.1%}{row['per_player']:>12.2f}{row['events']:>9}"
+              f"{row['events'] / max(n, 1):>10.2f}{row['games_scored']:>9}/{n:<4}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -104,22 +132,57 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1 or args.workers < 1:
         p.error("--games and --workers must be at least 1")
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
-    jobs = [(args.game, args.players, seat_specs(agents, args.players, g), args.seed + g) for g in range(args.games)]
+    run = {"game": args.game, "players": args.players, "agents": agents}
+    try:
+        done = load_games(args.json, run) if args.json else {}
+    except ValueError as e:
+        p.error(str(e))
+    jobs = [(args.game, args.players, seat_specs(agents, args.players, g), args.seed + g) for g in range(args.games)
+            if args.seed + g not in done]
     start = time.perf_counter()
-    if args.workers == 1:
-        games = [play_one(j) for j in jobs]
-    else:
-        with ProcessPoolExecutor(args.workers) as pool:
-            games = list(pool.map(play_one, jobs))
+    if jobs:
+        print(f"{len(jobs)} games to play ({len(done)} already in {args.json})" if done else
+              f"{len(jobs)} games to play", file=sys.stderr)
+    for game in played(jobs, args.workers):
+        done[game["seed"]] = game
+        if args.json:
+            save_games(args.json, run, done)
+    games = [done[s] for s in sorted(done) if args.seed <= s < args.seed + args.games]
     summary = summarise(games, args.players)
-    title = (f"{entry.title}, {args.players} players, agents {','.join(agents)}, {args.games} games "
-             f"(seeds {args.seed}-{args.seed + args.games - 1}), {time.perf_counter() - start:.0f} s\n")
+    title = (f"{entry.title}, {args.players} players, agents {','.join(agents)}, {len(games)} games "
+             f"(seeds {args.seed}-{args.seed + args.games - 1}), {time.perf_counter() - start:.0f} s this run\n")
     print_summary(summary, all_blocks(args.game, args.players), title)
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
-                                         "summary": summary, "games": games}, indent=1))
+        save_games(args.json, run, done, summary)
     return 0
+
+
+def played(jobs: list[tuple[str, int, list[str], int]], workers: int) -> Iterator[dict[str, Any]]:
+    """Each job's game as soon as it ends (``workers`` processes; one: in this process)."""
+    if workers == 1:
+        yield from map(play_one, jobs)
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        yield from (f.result() for f in as_completed([pool.submit(play_one, j) for j in jobs]))
+
+
+def load_games(path: Path, run: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """The games a previous run of the same game, players and agents wrote to ``path``, by seed."""
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text())
+    if data.get("run") != run:
+        raise ValueError(f"{path} holds a run of {data.get('run')}, not {run}: give another --json to start a new one")
+    return {int(g["seed"]): g for g in data["games"]}
+
+
+def save_games(path: Path, run: dict[str, Any], done: dict[int, dict[str, Any]],
+               summary: dict[str, Any] | None = None) -> None:
+    """Writes the run's games (by seed) and, at the end, the summary of the seeds asked for; atomically."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps({"run": run, "summary": summary, "games": [done[s] for s in sorted(done)]}, indent=1))
+    tmp.replace(path)
 
 
 if __name__ == "__main__":
