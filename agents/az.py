@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 
 from .az_net import check_net_game, load_net, observer_of, seat_values
 from .base import BaseAgent, search_budget

@@ -1,6 +1,6 @@
 """The agent protocol.
 
-Every agent implements ``act(view, rng) -> int``: given a :class:`~mk_env.mountain_king.rules.view.PlayerView` (the
+Every agent implements ``act(view, rng) -> int``: given a :class:`~mk_env.core.view.PlayerView` (the
 legal decisions and public facts of one seat, plus determinized copies) it returns one legal action
 number. ``reset(seat, num_players)`` is called before each game. Agents never see the true state.
 Spec strings (``heuristic``, ``mcts:400``) name agents through :mod:`agents.registry`.
@@ -13,7 +13,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 
 
 @runtime_checkable

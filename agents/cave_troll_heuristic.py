@@ -31,7 +31,7 @@ from mk_env.cave_troll.rules.board import Occupancy, occupancy
 from mk_env.cave_troll.rules.scoring import room_control
 from mk_env.cave_troll.rules.state import CaveTrollState
 from mk_env.cave_troll.rules.vocabulary import PILE
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 
 from .base import BaseAgent, no_argument
 

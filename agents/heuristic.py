@@ -22,7 +22,7 @@ import numpy as np
 
 from mk_env.mountain_king.rules import queries as Q
 from mk_env.mountain_king.rules.state import GameState
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 from mk_env.mountain_king.rules.vocabulary import Phase
 from mk_env.mountain_king.rules.workshops import activatable_sites
 

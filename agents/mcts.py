@@ -36,7 +36,7 @@ from dataclasses import replace
 import numpy as np
 
 from mk_env.games import game_name
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 
 from .base import BaseAgent, search_budget
 from .search_eval import HeuristicEvaluator

@@ -23,7 +23,7 @@ import numpy as np
 from typing import Any
 
 from mk_env.games import DEFAULT_GAME, game_name
-from mk_env.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 
 from .base import BaseAgent
 from .policy_description import config_game, env_module

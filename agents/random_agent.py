@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 
 from .base import BaseAgent, no_argument
 

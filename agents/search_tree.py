@@ -39,7 +39,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 
 from .evaluation import evaluation_of
 

@@ -26,7 +26,7 @@ from agents.base import BaseAgent
 from agents.payment_choice import fixed_order_token
 from agents.registry import make_agent
 from mk_env.mountain_king.rules import Game
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 
 
 class FixedOrderPayment(BaseAgent):

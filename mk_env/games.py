@@ -1,6 +1,6 @@
 """The games of the suite, in one table (the game card): how to build each one's rules engine, its PettingZoo
 env package, its version, its ids with PettingZoo and Gymnasium, the checker of its invariants, and the
-evaluation its ``heuristic`` and ``mcts`` agents use.
+evaluation its ``heuristic`` and ``mcts`` agents use, and how its records show on the replay page.
 
 A game's environment version lives in its ``version`` module (``ENV_VERSION``, with its history); its ids and
 its versioned module ``mk_env.<name>_v<ENV_VERSION>`` derive from it (:mod:`mk_env.versioned`,
@@ -40,6 +40,7 @@ class GameEntry:
     evaluation: str  # the agents' module with candidates / quick_action / settle / evaluate / lookahead_values
     gymnasium_name: str  # the Gymnasium id's name: ``mk_env/<gymnasium_name>-v<N>``
     single_seat: str  # "module:Class", the single-seat ``gymnasium.Env`` the Gymnasium id makes
+    view: str = ""  # "module:VIEW": how a record shows on the replay page and in ``mk-env replay``
     options: tuple[str, ...] = ()  # the game options a command may pass on (besides num_players)
 
     def game_class(self) -> Any:
@@ -49,6 +50,10 @@ class GameEntry:
     def make(self, num_players: int, **options: Any) -> Any:
         """A ``Game`` for ``num_players`` with ``options``."""
         return self.game_class()(num_players, **options)
+
+    def page_view(self) -> Any:
+        """How the game shows on the replay page (:class:`~mk_env.core.env.replay_page.PageView`)."""
+        return load(self.view)
 
     def check_invariants(self) -> Callable[[Any], None]:
         """The game's invariant checker: ``check(state)`` raises naming the broken facts."""
@@ -76,14 +81,17 @@ GAMES: dict[str, GameEntry] = {e.name: e for e in (
     GameEntry("mountain_king", "In the Hall of the Mountain King", (2, 3, 4, 5), "mk_env.mountain_king.rules:Game",
               "mk_env.mountain_king.env", "mk_env.invariants:check_invariants", "agents.heuristic",
               "MountainKing", "mk_env.mountain_king.env.single_seat:SingleSeatEnv",
+              "mk_env.mountain_king.env.replay_html:MOUNTAIN_KING_VIEW",
               ("board_side", "workshops", "team_mode", "payment")),
     GameEntry("cave_troll", "Cave Troll", (2, 3, 4), "mk_env.cave_troll.rules:Game", "mk_env.cave_troll.env",
               "mk_env.cave_troll.rules.invariants:check", "agents.cave_troll_heuristic",
-              "CaveTroll", "mk_env.cave_troll.env.single_seat:SingleSeatCaveTroll"),
+              "CaveTroll", "mk_env.cave_troll.env.single_seat:SingleSeatCaveTroll",
+              "mk_env.cave_troll.env.replay:CAVE_TROLL_VIEW"),
     GameEntry("fall_of_the_mountain_king", "Fall of the Mountain King", (2, 3, 4, 5),
               "mk_env.fall_of_the_mountain_king.rules:Game", "mk_env.fall_of_the_mountain_king.env",
               "mk_env.fall_of_the_mountain_king.rules.invariants:check", "agents.fall_heuristic",
-              "FallOfTheMountainKing", "mk_env.fall_of_the_mountain_king.env.single_seat:SingleSeatFall"),
+              "FallOfTheMountainKing", "mk_env.fall_of_the_mountain_king.env.single_seat:SingleSeatFall",
+              "mk_env.fall_of_the_mountain_king.env.replay:FALL_VIEW"),
 )}
 
 

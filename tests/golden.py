@@ -164,7 +164,7 @@ def ppo_default_game(seed: int, seat: int) -> dict:
     """A 2-player game of ``ppo:default`` in ``seat`` against random, each agent seeded as ``mk-env play``
     seeds it: ``{"seed", "ppo_seat", "actions", "ranks"}`` (needs the [train] extra)."""
     from agents import make_agent
-    from mk_env.mountain_king.rules.view import PlayerView
+    from mk_env.core.view import PlayerView
     from training.play import agent_rng, make_game
 
     agent, rand = make_agent("ppo:default"), make_agent("random")

@@ -1,6 +1,7 @@
 """The shape docs/architecture.md describes: the layers import one way (rules <- env <- agents <- training,
-the rules with numpy only), no module of ``mk_env/`` or ``agents/`` takes part in an import cycle at
-import time, and every module stays under 400 lines."""
+the rules with numpy only), no game's package imports another's and the core imports none, no module of
+``mk_env/`` or ``agents/`` takes part in an import cycle at import time, and every module stays under 400
+lines."""
 
 from __future__ import annotations
 
@@ -137,6 +138,30 @@ def test_no_import_cycle_inside_mk_env_or_agents():
 def test_the_cycle_finder_finds_a_cycle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def _game_packages() -> list[str]:
+    """Each game's package (``mk_env.<game>``), from the game card's engine entry points."""
+    from mk_env.games import GAMES
+
+    return sorted({".".join(e.game.partition(":")[0].split(".")[:2]) for e in GAMES.values()})
+
+
+def test_no_game_imports_another_game_and_the_core_imports_none():
+    """Each game stands on ``mk_env.core``, never on a sibling (imports inside functions counted), and the
+    core every game plugs into imports no game."""
+    games = _game_packages()
+    assert len(games) >= 3 and "mk_env.cave_troll" in games
+    crossing = []
+    for module, path in MODULES.items():
+        own = next((g for g in games if _within(module, g)), None)
+        if own is None and not _within(module, "mk_env.core"):
+            continue
+        for name, line in _imports(module, path, at_import_time=False):
+            other = next((g for g in games if _within(name, g) and g != own), None)
+            if other:
+                crossing.append(f"{path.relative_to(ROOT)}:{line}: {module} imports {name}")
+    assert not crossing, "\n".join(crossing)
 
 
 @pytest.mark.parametrize("package", PACKAGES)

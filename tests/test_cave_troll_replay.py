@@ -11,7 +11,7 @@ import pytest
 
 from mk_env.cave_troll.env.replay import CAVE_TROLL_VIEW
 from mk_env.games import make_game
-from mk_env.mountain_king.env.replay_html import build_html
+from mk_env.core.env.replay_page import build_html
 from mk_env.records import RecordError, final_state, load_record, record_from_state, replay, save_record
 from training.cli import main
 from training.play import run_game

@@ -13,7 +13,7 @@ import subprocess
 import pytest
 
 from mk_env.records import replay, save_record
-from mk_env.mountain_king.env.replay_html import build_html, fill_template, frame_steps
+from mk_env.core.env.replay_page import build_html, fill_template, frame_steps
 from training.cli import main
 from training.replay import demo_record
 

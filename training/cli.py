@@ -26,7 +26,7 @@ import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
-from mk_env.mountain_king.env.render import printable
+from mk_env.core.text import printable
 
 from .workers import WorkerDied
 

@@ -32,7 +32,7 @@ import numpy as np
 
 from agents.policy_description import env_module
 from mk_env.games import make_game
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 
 from .selfplay import OpponentPool, PolicyOpponent
 

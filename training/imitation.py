@@ -13,7 +13,7 @@ def collect_decisions(spec: str, decisions: int, players: int = 2, seed: int = 0
     """``decisions`` (observation, mask, action) triples of agent ``spec`` playing every seat."""
     from agents import make_agent
     from mk_env.mountain_king.env import raw_env
-    from mk_env.mountain_king.rules.view import PlayerView
+    from mk_env.core.view import PlayerView
     env, agent, rng = raw_env(players, **(game_options or {})), make_agent(spec), np.random.default_rng(seed)
     obs_rows: list[dict] = []
     masks, actions, game = [], [], 0

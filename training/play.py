@@ -4,7 +4,7 @@
 >>> state.is_terminal()
 True
 
-Each agent sees only its :class:`~mk_env.mountain_king.rules.view.PlayerView` and draws from its own generator
+Each agent sees only its :class:`~mk_env.core.view.PlayerView` and draws from its own generator
 (derived from the game seed and its seat), so a game is reproducible from ``(specs, seed, options)``
 whenever the agents' budgets are in simulations rather than seconds.
 """
@@ -20,11 +20,11 @@ import numpy as np
 
 from agents import make_agent
 from agents.base import Agent
-from mk_env.mountain_king.env.render import printable
+from mk_env.core.text import printable
 from mk_env.games import DEFAULT_GAME, game_entry, game_names
 from mk_env.games import make_game as make_suite_game
 from mk_env.mountain_king.rules import Game, GameState
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 
 from . import cli
 

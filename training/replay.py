@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
-from mk_env.mountain_king.env.render import printable, render_ansi, write_gif
-from mk_env.mountain_king.env.replay_html import FRAME_MODES, MOUNTAIN_KING_VIEW, PageView, frame_steps, write_html
-from mk_env.games import DEFAULT_GAME
+from mk_env.core.env.pillow import write_gif
+from mk_env.core.env.replay_page import FRAME_MODES, frame_steps, write_html
+from mk_env.core.text import printable
+from mk_env.games import DEFAULT_GAME, game_entry
 from mk_env.records import GameRecord, final_state, load_record, record_from_state, replay, save_record
 from mk_env.mountain_king.rules import Game, GameState
 
@@ -92,27 +91,11 @@ def _record(args: argparse.Namespace) -> GameRecord:
     return load_record(args.file, args.pack, game=args.game)
 
 
-def _seeing(game: str) -> tuple[PageView | None, Callable[[Any, bool], str]]:
-    """The replay page's view of ``game`` (None: the game has no picture, text only) and its text picture
-    ``ansi(state, color)``."""
-    if game == DEFAULT_GAME:
-        return MOUNTAIN_KING_VIEW, lambda st, color: render_ansi(st, color=color)
-    if game == "fall_of_the_mountain_king":
-        from mk_env.fall_of_the_mountain_king.env.render import render_ansi as fall_ansi
-        from mk_env.fall_of_the_mountain_king.env.replay import FALL_VIEW
-        return FALL_VIEW, lambda st, color: fall_ansi(st)
-    from mk_env.cave_troll.env.render import render_ansi as lair_ansi
-    from mk_env.cave_troll.env.replay import CAVE_TROLL_VIEW
-    return CAVE_TROLL_VIEW, lambda st, color: lair_ansi(st)
-
-
 def run(args: argparse.Namespace) -> int:
     if args.demo is not None and args.game != DEFAULT_GAME:
         raise cli.UsageError(f"--demo plays a sample game of {DEFAULT_GAME}; for {args.game} give a record FILE "
                              f"(mk-env play --game {args.game} --replay FILE writes one)")
-    view, ansi = _seeing(args.game)
-    if view is None and (args.html or args.gif):
-        raise cli.UsageError(f"{args.game} has a text picture only (no --html or --gif yet); drop those options")
+    view = game_entry(args.game).page_view()
     record = _record(args)
     state = final_state(record, args.pack)
     if args.save:
@@ -125,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         path = write_gif([states[k] for k in frame_steps(states, args.frames)], args.gif, render=view.render)
         print(f"wrote {printable(str(path))} ({path.stat().st_size / 1e6:.2f} MB)")
     if not args.quiet:
-        print(ansi(state, sys.stdout.isatty()))
+        print(view.text(state, sys.stdout.isatty()))
     print(f"replayed {len(record.actions)} actions: "
           + ("game over" if state.is_terminal() else "game not finished")
           + (", final scores match the record" if record.final_scores is not None else ""))

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from mk_env.mountain_king.env.render import printable
+from mk_env.core.text import printable
 from mk_env.games import DEFAULT_GAME, game_entry, make_game
 from mk_env.records import game_of, load_record
 

@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from mk_env.mountain_king.env.render import printable
+from mk_env.core.text import printable
 from mk_env.games import DEFAULT_GAME, game_entry, game_name
 
 from . import cli

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from mk_env.mountain_king.env.render import printable
+from mk_env.core.text import printable
 
 
 def leaderboard(results: dict[str, Any]):

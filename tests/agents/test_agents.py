@@ -9,7 +9,7 @@ from agents import make_agent
 from agents.heuristic import evaluate
 from agents.mcts import MCTSAgent
 from mk_env.mountain_king.rules import Game
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 
 
 class CheckedAgent:

@@ -18,7 +18,7 @@ from agents.evaluation import evaluation_of
 from mk_env.cave_troll.rules import Block, Game, Kind
 from mk_env.cave_troll.rules.vocabulary import PILE
 from mk_env.games import make_game
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 from training.play import run_game
 
 #: (agents, seed) -> (decisions, sha256 of the action list's JSON, first 16 hex digits): the first game's

@@ -21,7 +21,7 @@ from agents.search_parallel import RootPool, merge_roots, most_visited, search_r
 from agents.search_tree import Node, Search, SearchConfig
 from mk_env.cave_troll.rules import Game as CaveTroll
 from mk_env.games import make_game
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 from training.play import run_game
 
 from test_cave_troll_agents import Watched  # checks each decision: legal, the true state untouched

@@ -13,7 +13,7 @@ from mk_env.cave_troll.env.replay import CAVE_TROLL_VIEW
 from mk_env.cave_troll.rules import Artifact, Block, Game, IllegalActionError, Kind, Phase
 from mk_env.cave_troll.rules.invariants import check
 from mk_env.cave_troll.rules.vocabulary import DISCARDED, HAND, PILE
-from mk_env.mountain_king.env.replay_html import build_html
+from mk_env.core.env.replay_page import build_html
 from mk_env.records import final_state, record_from_state
 
 ROOMS_AND_ENTRANCES = 37  # 33 rooms and 4 entrances: every location but the pit

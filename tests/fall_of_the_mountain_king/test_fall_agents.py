@@ -11,7 +11,7 @@ from agents import make_agent
 from agents.evaluation import evaluation_of
 from mk_env.fall_of_the_mountain_king.rules import Block, Game, Phase
 from mk_env.fall_of_the_mountain_king.rules.invariants import check
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 
 
 def _play(specs: list[str], seed: int) -> object:

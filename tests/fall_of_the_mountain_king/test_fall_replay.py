@@ -17,7 +17,7 @@ from mk_env.fall_of_the_mountain_king.env.render import render_rgb
 from mk_env.fall_of_the_mountain_king.env.replay import FALL_VIEW
 from mk_env.fall_of_the_mountain_king.rules import Game
 from mk_env.mountain_king.env.render_image import write_gif
-from mk_env.mountain_king.env.replay_html import build_html, frame_steps
+from mk_env.core.env.replay_page import build_html, frame_steps
 from mk_env.records import final_state, load_record, record_from_state, replay, save_record
 from training.cli import main
 

@@ -25,7 +25,7 @@ from mk_env.invariants import check_invariants
 from mk_env.mountain_king.rules import Game, IllegalActionError
 from mk_env.mountain_king.rules.actions import HORDE_ROW
 from mk_env.mountain_king.rules.content import CLANS
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 
 LEVEL1_ROW, LEVEL2_ROW, TOP_ROW = ([h for h, row in enumerate(HORDE_ROW) if row == r] for r in range(3))
 SMOOT_SLOT = 7  # third row of the trollsmoot, resting on slots 4 and 5

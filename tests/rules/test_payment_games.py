@@ -9,7 +9,7 @@ import pytest
 from agents.registry import make_agent
 from mk_env.invariants import check_end, check_invariants, check_step, component_totals
 from mk_env.mountain_king.rules import Game
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 
 PAY_PHASE = "pay"
 

@@ -15,7 +15,7 @@ from agents.az_net import (ModelFileError, PolicyValueNet, SparseBatch, load_net
                            shape_for)
 from agents.registry import make_agent
 from mk_env.games import make_game
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 from training.az.agreement import Agreement, measure
 from training.az.agreement import main as agreement_main
 from training.az.buffer import Position, ReplayBuffer
@@ -310,7 +310,7 @@ def test_the_rollout_leaf_benchmark_plays_and_scores_leaves_like_mcts(capsys) ->
     from agents.az import DEFAULT_NET
     from agents.search_tree import Search, SearchConfig
     from mk_env.games import make_game
-    from mk_env.mountain_king.rules.view import PlayerView
+    from mk_env.core.view import PlayerView
     net = load_net(DEFAULT_NET)[0]
     game = make_game("mountain_king", 2)
     st = game.new_initial_state(4)

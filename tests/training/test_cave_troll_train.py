@@ -80,7 +80,7 @@ def test_ppo_path_plays_cave_troll_with_its_model_as_the_policy_would(run: Path)
     for _ in range(30):
         mask = env.action_masks()
         expected, _ = policy.predict(obs, action_masks=mask, deterministic=True)
-        from mk_env.rules.view import PlayerView
+        from mk_env.core.view import PlayerView
         chosen = agent.act(PlayerView(env.aec.game_state, 0), np.random.default_rng(0))
         assert mask.sum() == 1 or chosen == int(expected)
         obs, _, done, _, _ = env.step(chosen)

@@ -16,7 +16,7 @@ from agents.factorised_policy import FactorisedHead, block_sizes  # noqa: E402
 from agents.policy_file import ModelFileError, load_policy, read_config  # noqa: E402
 from mk_env.mountain_king.env.observation import Observer  # noqa: E402
 from mk_env.mountain_king.rules import Game  # noqa: E402
-from mk_env.mountain_king.rules.view import PlayerView  # noqa: E402
+from mk_env.core.view import PlayerView  # noqa: E402
 from training.fast_ppo import Rollout  # noqa: E402
 from training.fast_ppo_env import VecGames  # noqa: E402
 from training.selfplay import OpponentPool  # noqa: E402

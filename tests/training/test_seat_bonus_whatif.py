@@ -10,7 +10,7 @@ from script_loader import load_script
 from agents import make_agent
 from mk_env.mountain_king.rules import setup
 from mk_env.mountain_king.rules.economy import owned
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 from training.play import make_game
 
 

@@ -22,7 +22,7 @@ import torch
 from agents.az import AZNetAgent
 from agents.policy_description import ModelFileError
 from agents.registry import make_agent
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 from training.play import make_game
 
 from .learner import seated_agents

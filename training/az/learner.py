@@ -23,7 +23,7 @@ import torch
 
 from agents.az_net import PolicyValueNet, SparseBatch, adam, egocentric, observer_of, pad_legal
 from agents.registry import make_agent
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 from training.play import agent_rng
 
 from .buffer import Position, ReplayBuffer

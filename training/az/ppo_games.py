@@ -22,7 +22,7 @@ from agents.az import sample_index
 from agents.az_net import load_net, observer_of, save_net
 from agents.registry import make_agent
 from mk_env.games import make_game
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 from training.play import agent_rng
 from training.workers import WorkerDeath, WorkerDied, WorkerPool
 

@@ -39,7 +39,7 @@ from agents.az import AZNetAgent, model_path
 from agents.az_net import egocentric, load_net, save_net
 from agents.evaluation import evaluation_of
 from agents.search_eval import play_to_horizon, state_values
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 from training.play import make_game
 
 from .buffer import Position, ReplayBuffer

@@ -22,7 +22,7 @@ import numpy as np
 from agents.az import NetEvaluator, search_config
 from agents.az_net import egocentric
 from agents.search_tree import Search
-from mk_env.mountain_king.rules.view import PlayerView
+from mk_env.core.view import PlayerView
 
 from .buffer import Position
 

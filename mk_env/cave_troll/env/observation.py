@@ -18,15 +18,13 @@ order or contents). A drawn counter awaiting its place is face up (it is shown a
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
 import numpy as np
 from gymnasium import spaces
 
 from mk_env.cave_troll.rules import PHASE_NAMES, Game, Kind, Phase
 from mk_env.cave_troll.rules.fields import CATEGORIES
 from mk_env.cave_troll.rules.vocabulary import PLAYED, STACK
+from mk_env.core.env.observation_parts import Field, Part
 
 _F32 = np.float32
 #: the kinds of counter that can stand in the lair (every adventurer and monster, and Treasure)
@@ -62,16 +60,6 @@ def _pending_entries(ob: CaveTrollObserver) -> tuple[str, ...]:
             + ("steps_left", "stepped", "travellers"))
 
 
-@dataclass(frozen=True)
-class Part:
-    """One array of the observation: its key, its shape, what it holds, the names along its last axis."""
-
-    key: str
-    shape: Callable[[CaveTrollObserver], tuple[int, ...]]
-    meaning: str
-    entries: Callable[[CaveTrollObserver], tuple[str, ...]]
-
-
 #: every array of the observation, in the space's (sorted) key order
 PARTS: tuple[Part, ...] = (
     Part("adjacency", lambda ob: (ob.n_loc, ob.n_loc), "the lair's doorways: 1 where two locations are joined "
@@ -99,16 +87,6 @@ PARTS: tuple[Part, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class Field:
-    """One array of the observation as built: key, shape, meaning, entry names along the last axis."""
-
-    key: str
-    shape: tuple[int, ...]
-    meaning: str
-    entries: tuple[str, ...]
-
-
 class CaveTrollObserver:
     """Encodes states of one :class:`~mk_env.cave_troll.rules.Game` for any of its players (the same
     surface as :class:`mk_env.mountain_king.env.observation.Observer`: ``space``, ``flat_space``, ``slices``,
@@ -121,7 +99,7 @@ class CaveTrollObserver:
         lair = pack.lair
         self.n, self.slots, self.n_loc, self.n_art = game.num_players, pack.slots, lair.size, len(pack.artifacts)
         self.n_rooms = lair.n_rooms
-        self.fields = [Field(p.key, p.shape(self), p.meaning, tuple(p.entries(self))) for p in PARTS]
+        self.fields = [p.build(self) for p in PARTS]
         self.space = spaces.Dict({f.key: spaces.Box(0.0, 1.0, f.shape, _F32) for f in self.fields})
         self.slices: dict[str, tuple[int, int, tuple[int, ...]]] = {}
         at = 0

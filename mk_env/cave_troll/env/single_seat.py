@@ -1,5 +1,5 @@
-"""The single-seat Gymnasium view of Cave Troll: the first game's
-:class:`mk_env.mountain_king.env.single_seat.SingleSeatEnv`
+"""The single-seat Gymnasium view of Cave Troll: the suite's
+:class:`mk_env.core.env.single_seat.SingleSeatEnv`
 (one learner seat, opponents played inside ``step``, ``action_masks()`` for MaskablePPO) on the Cave Troll
 AEC environment. An escape from the Cave Troll is the learner's decision even when it is not the learner's
 turn: ``step`` returns at every decision of the learner's seat."""
@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mk_env.mountain_king.env.single_seat import Opponent, SingleSeatEnv
+from mk_env.core.env.single_seat import Opponent, SingleSeatEnv
 
 from .aec import raw_env
 
 
 class SingleSeatCaveTroll(SingleSeatEnv):
     """One learner seat of Cave Troll against opponents (see
-    :class:`~mk_env.mountain_king.env.single_seat.SingleSeatEnv`).
+    :class:`~mk_env.core.env.single_seat.SingleSeatEnv`).
     ``render_mode``: None, ``"ansi"`` or ``"rgb_array"``."""
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}

@@ -2,10 +2,9 @@
 docs/fall-of-the-mountain-king/environment.md).
 
 The AEC cycle, the safety wrappers, the observation styles (``"dict"``, ``"flat"``, ``"rllib"``), the
-illegal-action handling, the reward schemes and pickling are the first game's
-(:mod:`mk_env.mountain_king.env.aec`), and the end of a game without teams (final infos: ``score_breakdown``,
-``rank``, ``illegal_actions``) is Cave Troll's (:mod:`mk_env.cave_troll.env.aec`): :class:`raw_env` subclasses
-Cave Troll's ``raw_env`` and sets up the Fall of the Mountain King engine, observer and rendering in their place.
+illegal-action handling, the reward schemes, the end of a game (final infos: ``score_breakdown``, ``rank``,
+``illegal_actions``) and pickling are the suite's (:class:`mk_env.core.env.aec.GameEnv`): :class:`raw_env`
+names the Fall of the Mountain King engine, observer and rendering.
 One agent per seat, ``player_0`` .. ``player_{n-1}``; ``agent_selection`` is the seat deciding now, which is
 not always the seat whose battle turn it is (a tie in an invasion's route is the clan's vote leader's, a
 falling troll its owner's, vote or honor each non-victor's). Observations:
@@ -19,8 +18,7 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from mk_env.cave_troll.env import aec as ct_aec
-from mk_env.core.env.safety import safety_wrappers
+from mk_env.core.env.aec import GameEnv, wrapped_env
 from mk_env.fall_of_the_mountain_king.rules import Game, Phase
 
 from .observation import FallObserver
@@ -33,11 +31,10 @@ def env(num_players: int = 4, render_mode: str | None = None, **kwargs: Any) -> 
     """The environment with PettingZoo's usual safety wrappers (the suite's): an illegal action ends the game
     with the offending agent losing (reward -1, others 0, ``infos[agent]["illegal_action"]`` says why; the first
     time, a warning). ``kwargs``: those of :class:`raw_env`."""
-    kwargs.setdefault("strict", False)
-    return safety_wrappers(raw_env(num_players, render_mode=render_mode, **kwargs))
+    return wrapped_env(raw_env, num_players, render_mode, **kwargs)
 
 
-class raw_env(ct_aec.raw_env):  # noqa: N801 - PettingZoo's naming convention
+class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
     """*Fall of the Mountain King* for 2-5 players as a PettingZoo AEC environment (see the module docstring).
 
     ``strict=True`` (the default of ``raw_env``): an illegal action raises the engine's ``IllegalActionError``
@@ -48,21 +45,11 @@ class raw_env(ct_aec.raw_env):  # noqa: N801 - PettingZoo's naming convention
     :class:`~mk_env.fall_of_the_mountain_king.rules.FallState`); ``state()`` is PettingZoo's global state.
     """
 
-    rendering_module = "mk_env.fall_of_the_mountain_king.env.render"
-
     metadata = {"name": ENV_NAME, "render_modes": list(RENDER_MODES), "is_parallelizable": False, "render_fps": 1}
-
     game_class = Game
     observer_class = FallObserver
-
-    def __init__(self, num_players: int = 4, render_mode: str | None = None, *, reward: str = "win",
-                 strict: bool = True, illegal_reward: float = -1.0, observation: str = "dict", pack: Any = None):
-        super().__init__(num_players, render_mode, reward=reward, strict=strict, illegal_reward=illegal_reward,
-                         observation=observation, pack=pack)  # bad options raise the engine's ConfigError
-        self._game_over = int(Phase.GAME_OVER)  # (Cave Troll's __init__ set its own)
-
-    def __str__(self) -> str:
-        return ENV_NAME
+    game_over_phase = int(Phase.GAME_OVER)
+    rendering_module = "mk_env.fall_of_the_mountain_king.env.render"
 
 
 __all__ = ["RENDER_MODES", "env", "raw_env"]

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from mk_env.core.env.observation_parts import Field
 from mk_env.fall_of_the_mountain_king.rules import Symbol
 
 _F32 = np.float32
@@ -28,8 +29,6 @@ def cell_vector(value: tuple[Symbol, int] | None, width: int) -> np.ndarray:
 
 def state_layout(ob: Any) -> tuple[list, dict[str, tuple[int, int, tuple[int, ...]]], int]:
     """The global state's fields, their ``(start, stop, shape)`` and its size, for observer ``ob``."""
-    from mk_env.cave_troll.env.observation import Field
-
     fields = [
         Field("observation", (ob.size,), "seat 0's observation (the flat vector)", ()),
         Field("gnomes", (ob.n_loc, 3), "per location: its gnomes of strength 1, 2, 3 (/ 10), facedown ones too", ()),

@@ -28,7 +28,7 @@ from itertools import chain
 import numpy as np
 from gymnasium import spaces
 
-from mk_env.cave_troll.env.observation import Field, Part  # the suite's declaration of an observation array
+from mk_env.core.env.observation_parts import Part  # the suite's declaration of an observation array
 
 from mk_env.fall_of_the_mountain_king.rules import CATEGORIES, PHASE_NAMES, Ability, Game, Symbol
 from mk_env.fall_of_the_mountain_king.rules import knowledge
@@ -146,7 +146,7 @@ class FallObserver:
         self.n_spaces, self.n_gates = len(pack.wheel.spaces), max(pack.rules.invasion_cards)
         self.n_halls = len(side.halls)
         self.hand, self.symbol_cells = pack.rules.hand, game.layout.symbol_cells
-        self.fields = [Field(p.key, p.shape(self), p.meaning, tuple(p.entries(self))) for p in PARTS]
+        self.fields = [p.build(self) for p in PARTS]
         self.space = spaces.Dict({f.key: spaces.Box(0.0, 1.0, f.shape, _F32) for f in self.fields})
         shapes = {f.key: f.shape for f in self.fields}
         ends = np.cumsum([int(np.prod(shapes[key])) for key in self.space.spaces])  # gymnasium's key order

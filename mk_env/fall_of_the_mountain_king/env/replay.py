@@ -1,19 +1,18 @@
 """Fall of the Mountain King on the suite's replay page and in its GIF: the page's
-:class:`~mk_env.mountain_king.env.replay_html.PageView` of a Fall game: its status line, honor by scoring
-category (Cave Troll's ``scores``: the engine's ``score_breakdown``), the map picture of
-:func:`~.render.render_rgb` and the seats' colours.
+:class:`~mk_env.core.env.replay_page.PageView` of a Fall game, named on its game card: its status line, honor
+by scoring category (the engine's ``score_breakdown``), the map picture of :func:`~.render.render_rgb`, the
+seats' colours and the text picture.
 
     from mk_env.records import load_record
-    from mk_env.mountain_king.env.replay_html import write_html
-    write_html(load_record("game.json", game="fall_of_the_mountain_king"), "game.html", view=FALL_VIEW)
+    from mk_env.core.env.replay_page import write_html
+    write_html(load_record("game.json", game="fall_of_the_mountain_king"), "game.html")
 """
 
 from __future__ import annotations
 
-from mk_env.cave_troll.env.replay import scores
-from mk_env.mountain_king.env.replay_html import PageView
+from mk_env.core.env.replay_page import PageView, score_breakdowns
 
-from .render import render_rgb, seat_colour
+from .render import render_ansi, render_rgb, seat_colour
 
 
 def status_line(st) -> str:
@@ -36,4 +35,4 @@ def heading(st) -> str:
 
 
 #: how a Fall of the Mountain King game shows on the replay page
-FALL_VIEW = PageView(status_line, scores, render_rgb, colours, heading)
+FALL_VIEW = PageView(status_line, score_breakdowns, render_rgb, colours, heading, lambda st, color: render_ansi(st))

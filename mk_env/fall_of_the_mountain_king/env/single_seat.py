@@ -1,5 +1,5 @@
-"""The single-seat Gymnasium view of Fall of the Mountain King: the first game's
-:class:`mk_env.mountain_king.env.single_seat.SingleSeatEnv` (one learner seat, opponents played inside ``step``,
+"""The single-seat Gymnasium view of Fall of the Mountain King: the suite's
+:class:`mk_env.core.env.single_seat.SingleSeatEnv` (one learner seat, opponents played inside ``step``,
 ``action_masks()`` for MaskablePPO) on the Fall of the Mountain King AEC environment. A decision of the learner's
 seat outside its own turn (a route's tie, a falling troll, vote or honor) is the learner's: ``step`` returns at
 every decision of the learner's seat."""
@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mk_env.mountain_king.env.single_seat import Opponent, SingleSeatEnv
+from mk_env.core.env.single_seat import Opponent, SingleSeatEnv
 
 from .aec import raw_env
 
 
 class SingleSeatFall(SingleSeatEnv):
     """One learner seat of Fall of the Mountain King against opponents (see
-    :class:`~mk_env.mountain_king.env.single_seat.SingleSeatEnv`). ``render_mode``: None or ``"ansi"``."""
+    :class:`~mk_env.core.env.single_seat.SingleSeatEnv`). ``render_mode``: None or ``"ansi"``."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
     aec_class = raw_env

@@ -1,26 +1,21 @@
 """The PettingZoo environment (its documentation page: :data:`mk_env.mountain_king.env.env_doc.PAGE`, set as this
-module's docstring below)."""
+module's docstring below). The AEC cycle is the suite's (:class:`mk_env.core.env.aec.GameEnv`); this game adds
+its teams and the "human" render mode."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from mk_env.core.env.aec import GameEnv, wrapped_env
 from mk_env.core.env.safety import (_BoundsWrapper, _OrderWrapper, safety_wrappers,  # noqa: F401 - old pickles' names
                                     warn_illegal_action)
-from mk_env.core.errors import ResetNeededError, require_reset
-from mk_env.mountain_king.rules import Game, GameState, IllegalActionError, Phase, scoring
-from mk_env.mountain_king.rules.errors import ActionTypeError, action_number
+from mk_env.mountain_king.rules import Game, Phase, scoring
 
 from .env_doc import PAGE
 from .observation import Observer
-from .rewards import SCALE, check_scheme, final_rewards, totals
 from .version import ENV_NAME
-from .wrappers import check_style, state_property, style_space, styled
 
 __doc__ = PAGE  # the documentation page (PettingZoo's convention), kept in env_doc.py
 
@@ -32,20 +27,14 @@ def env(num_players: int = 4, render_mode: str | None = None, **kwargs: Any) -> 
     the offending agent losing (reward -1, others 0, ``infos[agent]["illegal_action"]`` says why; the
     first time, a warning). ``kwargs``: those of :class:`raw_env` (``observation``, ``reward``,
     game options)."""
-    kwargs.setdefault("strict", False)
-    return safety_wrappers(raw_env(num_players, render_mode=render_mode, **kwargs))
+    return wrapped_env(raw_env, num_players, render_mode, **kwargs)
 
 
-#: the AEC bookkeeping a pickled environment carries beside its options and the game's JSON
-_AEC_FIELDS = ("agents", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos",
-               "agent_selection", "_last_totals", "_rewards_cleared", "_illegal_counts", "_warned")
-
-
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
     """*In the Hall of the Mountain King* as a PettingZoo AEC environment (see the module docstring).
 
     ``strict=True`` (the default of ``raw_env``): an illegal action raises the engine's
-    :class:`~mk_env.mountain_king.rules.IllegalActionError` (what was chosen, why it is illegal, what is allowed)
+    :class:`~mk_env.core.errors.IllegalActionError` (what was chosen, why it is illegal, what is allowed)
     and changes nothing. ``strict=False``: the offending agent loses as in :func:`env`.
     ``observation``: ``"dict"`` (default), ``"flat"`` or ``"rllib"`` (see the module docstring).
     The game itself is ``game_state`` (a :class:`~mk_env.mountain_king.rules.GameState`); ``state()`` is
@@ -54,222 +43,20 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     metadata = {"name": ENV_NAME, "render_modes": list(RENDER_MODES), "is_parallelizable": False,
                 "render_fps": 1}
-    #: the game's engine and observation encoder (another game's subclass sets its own)
-    game_class: type = Game
-    observer_class: type = Observer
-
-    def __init__(self, num_players: int = 4, render_mode: str | None = None, *, reward: str = "win",
-                 strict: bool = True, illegal_reward: float = -1.0, observation: str = "dict",
-                 **game_options: Any):
-        super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode={render_mode!r} is not allowed; use None or one of "
-                             f"{', '.join(self.metadata['render_modes'])}")
-        self.game = self.game_class(num_players, **game_options)  # bad options raise the engine's ConfigError
-        self._options = dict(num_players=num_players, render_mode=render_mode, reward=reward,
-                             strict=strict, illegal_reward=illegal_reward, observation=observation,
-                             **game_options)
-        self.render_mode = render_mode
-        self.reward_scheme = check_scheme(reward)
-        self.strict = bool(strict)
-        self.illegal_reward = float(illegal_reward)
-        self.observation_style = check_style(observation)
-        self.observer = self.observer_class(self.game)
-        self.possible_agents = [f"player_{p}" for p in range(self.game.num_players)]
-        self.agent_seat = {a: p for p, a in enumerate(self.possible_agents)}
-        n_actions = self.game.layout.size
-        self._observation_space = style_space(self.observation_style, self.observer, n_actions)
-        self._action_space = spaces.Discrete(n_actions)
-        self.state_space = self.observer.state_space
-        self._seeder = np.random.default_rng()
-        self.game_state: GameState | None = None
-        self._last_totals: list[int] = []
-        self._rewards_cleared = False  # every entry of self.rewards is 0 since the last clear
-        self._game_over = int(Phase.GAME_OVER)
-        self._illegal_counts = dict.fromkeys(self.possible_agents, 0)  # games lost by an illegal action
-        self._warned = False  # the first illegal action has been reported by a warning
-        self._team_info = self._teams()
+    game_class = Game
+    observer_class = Observer
+    game_over_phase = int(Phase.GAME_OVER)
+    rendering_module = "mk_env.mountain_king.env.render"
 
     def _teams(self) -> dict[str, dict[str, Any]]:
         """Per agent, what its final infos say of its team in a team game (nothing otherwise)."""
         if not self.game.team_mode:
-            return dict.fromkeys(self.possible_agents, {})
+            return super()._teams()
         return {a: {"team": int(self.game.storage_of[p]),
                     "teammates": [self.possible_agents[q] for q in self.game.teammates[p] if q != p]}
                 for p, a in enumerate(self.possible_agents)}
 
-    # -- spaces -------------------------------------------------------------------------------------
-    def observation_space(self, agent: str) -> spaces.Dict:
-        return self._observation_space
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        return self._action_space
-
-    def observation_slices(self) -> dict[str, tuple[int, int, tuple[int, ...]]]:
-        """``{key: (start, stop, shape)}``: where each observation array lies in the flat vector."""
-        return dict(self.observer.slices)
-
-    # -- PettingZoo's global state -----------------------------------------------------------------
-    state = state_property(lambda env: env._global_state)
-
-    def _global_state(self) -> np.ndarray:
-        require_reset(self.game_state, "state()")
-        return self.observer.encode_state(self.game_state)
-
-    def state_slices(self) -> dict[str, tuple[int, int, tuple[int, ...]]]:
-        """``{part: (start, stop, shape)}``: where each part lies in ``state()``."""
-        return dict(self.observer.state_slices)
-
-    # -- the AEC cycle ------------------------------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
-            self._seeder = np.random.default_rng(seed)
-        self.game_state = self.game.new_initial_state(int(self._seeder.integers(2**63)))
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
-        self._last_totals = totals(self.game_state) if self.reward_scheme == "dense" else []
-        self.agent_selection = self.possible_agents[self.game_state.current_player()]
-        self._rewards_cleared = False  # the first step clears them (PettingZoo's int 0s)
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """The observation of ``agent`` in this environment's style (the mask is all zeros when it is
-        not that agent's decision)."""
-        return self.observe_seat(self.agent_seat[agent], self.observation_style)
-
-    def observe_seat(self, seat: int, style: str) -> dict[str, np.ndarray]:
-        """The observation of ``seat`` in ``style`` (``"dict"``, ``"flat"`` or ``"rllib"``)."""
-        st = self.game_state
-        if st is None:  # inline: the hot path (require_reset says the same)
-            raise ResetNeededError("observe()")
-        if st.current_player() == seat and st.phase != self._game_over:
-            mask = st.legal_mask()
-        else:
-            mask = np.zeros(self.game.layout.size, np.int8)
-        if style == "dict":
-            return {"observation": self.observer.encode(st, seat), "action_mask": mask}
-        return styled(style, self.observer.encode_flat(st, seat), mask)
-
-    def last(self, observe: bool = True) -> tuple:
-        """PettingZoo's ``last()``; before ``reset()`` a :class:`~mk_env.core.errors.ResetNeededError`."""
-        require_reset(self.game_state, "last()")
-        return super().last(observe)
-
-    def step(self, action: int | None) -> None:
-        if self.game_state is None:  # inline: the hot path
-            raise ResetNeededError("step()")
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        if action is None:
-            raise ValueError(f"{agent} is alive and must act; None is only for finished agents")
-        self._cumulative_rewards[agent] = 0.0
-        if not self._rewards_cleared:  # rewards left from the previous step: clear them
-            self._clear_rewards()
-            self._rewards_cleared = True
-        try:
-            self.game_state.apply(action)
-        except ActionTypeError:  # not an action number at all: the caller's bug, never a move
-            raise
-        except IllegalActionError as err:
-            if self.strict:
-                raise
-            self._rewards_cleared = False
-            self._lose_by_illegal_action(agent, action, str(err))
-            return
-        st = self.game_state
-        if self.reward_scheme == "dense":
-            self._rewards_cleared = False
-            now = totals(st)
-            for p, a in enumerate(self.possible_agents):
-                self.rewards[a] = (now[p] - self._last_totals[p]) / SCALE
-            self._last_totals = now
-        if st.phase == self._game_over:
-            self._rewards_cleared = False
-            self._finish()
-        else:
-            self.agent_selection = self.possible_agents[st.current_player()]
-        if not self._rewards_cleared:  # (adding cleared rewards, all 0, would change nothing)
-            self._accumulate_rewards()
-
-    def _finish(self) -> None:
-        st = self.game_state
-        breakdowns = [st.score_breakdown(p) for p in range(st.num_players)]
-        final_totals = [b["total"] for b in breakdowns]
-        ranks = scoring.ranks(st, final_totals)
-        final = final_rewards(st, self.reward_scheme, final_totals, ranks)
-        for p, a in enumerate(self.possible_agents):
-            self.rewards[a] += final[p]
-            self.terminations[a] = True
-            self.infos[a] = {"score_breakdown": breakdowns[p], "rank": int(ranks[p]),
-                             "illegal_actions": self._illegal_counts[a], **self._team_info[a]}
-
-    def _lose_by_illegal_action(self, agent: str, action: Any, message: str) -> None:
-        self._illegal_counts[agent] += 1
-        if not self._warned:
-            self._warned = True
-            warn_illegal_action(agent, action, message, self.illegal_reward, str(self))
-        report = {"agent": agent, "action": action, "message": message}
-        for a in self.agents:
-            self.rewards[a] = self.illegal_reward if a == agent else 0.0
-            self.terminations[a] = True
-            self.infos[a] = {"illegal_action": report, "illegal_actions": self._illegal_counts[a],
-                             **self._team_info[a]}
-        self._accumulate_rewards()
-
-    # -- helpers ------------------------------------------------------------------------------------
-    def describe_action(self, action: int) -> str:
-        """The engine's sentence for an action number, e.g. "dig L-tromino rot90 at (4, 7)"."""
-        return self.game.layout.describe(action_number(action, self.game.layout.size))
-
-    def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode="
-                                  "'ansi', 'rgb_array' or 'human' when creating the environment")
-            return None
-        try:
-            from . import render as rendering
-        except ModuleNotFoundError as err:
-            raise RuntimeError("rendering needs mk_env/mountain_king/env/render.py (render_ansi, render_rgb), "
-                               f"which is not installed: {err}") from err
-        if self.render_mode == "ansi":
-            return rendering.render_ansi(self.game_state)
-        if self.render_mode == "rgb_array":
-            return rendering.render_rgb(self.game_state)
-        rendering.render_human(self.game_state)
-        return None
-
-    def close(self) -> None:
-        if self.render_mode == "human":
-            try:
-                from .render_image import close_human
-            except ImportError:
-                return
-            close_human()
-
-    def __str__(self) -> str:
-        return ENV_NAME
-
-    # -- pickling (worker processes, Ray, TorchRL's ParallelEnv): the engine's exact JSON -------------
-    def __getstate__(self) -> dict[str, Any]:
-        st = self.game_state
-        return {"options": self._options, "game_state": None if st is None else st.to_json(),
-                "seeder": self._seeder.bit_generator.state,
-                "aec": {k: getattr(self, k) for k in _AEC_FIELDS if k in vars(self)}}
-
-    def __setstate__(self, data: dict[str, Any]) -> None:
-        self.__init__(**data["options"])
-        self._restore(data)
-
-    def _restore(self, data: dict[str, Any]) -> None:
-        """Continue the game of a :meth:`__getstate__` snapshot (an environment with its options)."""
-        self._seeder.bit_generator.state = data["seeder"]
-        if data["game_state"] is not None:
-            self.game_state = self.game.state_from_json(data["game_state"])
-        for k, v in data["aec"].items():
-            setattr(self, k, v)
-
+    def _ranks_and_returns(self, final_totals: list[int]) -> tuple[list[int], list[float]]:
+        """The ranks from the totals already counted, and the returns from those ranks."""
+        ranks = scoring.ranks(self.game_state, final_totals)
+        return ranks, scoring.returns(self.game_state, ranks)

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from mk_env.core.text import printable
 from mk_env.mountain_king.rules import GameState, SquareKind
 from mk_env.mountain_king.rules.actions import HORDE_ROWS, TROLLSMOOT_ROWS, describe_token, pyramid_slots
 from mk_env.mountain_king.rules.content import CLANS, RESOURCES, TIER_NAMES
@@ -55,23 +56,6 @@ BURIED_LETTERS = "sihcamr"
 CLAN_LETTERS = "FIM"
 _SMOOT_SLOTS = pyramid_slots(TROLLSMOOT_ROWS)
 _HORDE_SLOTS = pyramid_slots(HORDE_ROWS)
-
-
-# ================================================================================================
-# names from files, safe to print
-# ================================================================================================
-#: control characters (C0, DEL, C1), line/paragraph separators and bidirectional overrides, each
-#: written as its escape (``\x1b``, ``\u202e``) so a name cannot move the cursor or recolour the terminal
-_UNPRINTABLE = {c: f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
-                for c in [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, 0x200E, 0x200F,
-                          *range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
-
-
-def printable(text: str) -> str:
-    """``text`` with every control character shown as its escape (ESC ``[2J`` becomes the text
-    ``\\x1b[2J``): names from data packs, game records and command lines pass through this before
-    they reach a terminal, so escape codes in a file stay text."""
-    return str(text).translate(_UNPRINTABLE)
 
 
 # ================================================================================================

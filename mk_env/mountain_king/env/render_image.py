@@ -14,7 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mk_env.core.env.pillow import image_and_draw
+from mk_env.core.env import pillow
+from mk_env.core.env.pillow import downscale, image_and_draw  # noqa: F401 - downscale: named here as before
 from mk_env.mountain_king.rules import GameState, SquareKind
 from mk_env.mountain_king.rules.actions import HORDE_ROWS, TROLLSMOOT_ROWS, pyramid_slots
 from mk_env.mountain_king.rules.content import CLANS, TIER_NAMES, TOKEN_KINDS
@@ -348,27 +349,8 @@ def close_human() -> None:
         pass
 
 
-def downscale(frame: np.ndarray, scale: float):
-    """A Pillow image of ``frame`` resized by ``scale`` (1.0: unchanged)."""
-    from PIL import Image
-
-    image = Image.fromarray(frame)
-    if scale != 1.0:
-        image = image.resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))),
-                             Image.LANCZOS)
-    return image
-
-
 def write_gif(states: Iterable[GameState], path: str | os.PathLike, *, seconds_per_frame: float = 0.6,
               scale: float = 0.6, render=render_rgb) -> Path:
-    """An animated GIF with one frame per state (the last frame is held three times as long); ``render``:
-    the picture of a state (an RGB array; default the first game's, another game passes its own)."""
-    frames = [downscale(render(s), scale).quantize(colors=128, method=2) for s in states]
-    if not frames:
-        raise ValueError("write_gif needs at least one state")
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    ms = int(seconds_per_frame * 1000)
-    frames[0].save(path, save_all=True, append_images=frames[1:], duration=[ms] * (len(frames) - 1) + [3 * ms],
-                   loop=0, optimize=True)
-    return path
+    """An animated GIF with one frame per state (:func:`mk_env.core.env.pillow.write_gif`); ``render``: the
+    picture of a state (default this game's)."""
+    return pillow.write_gif(states, path, render=render, seconds_per_frame=seconds_per_frame, scale=scale)
