@@ -102,7 +102,7 @@ def balance_game(job: dict[str, Any], options: dict[str, Any], gates: str = "dra
         "index": job["index"], "agents": specs, "seed": seed,
         "ranks": [int(r) for r in state.ranks()],
         "scores": [state.score_breakdown(p) for p in range(len(specs))],
-        "start_points": start_points(game, state),
+        "start_points": start_points(state),
         "first_capped": takers[0] if takers else None,
         "triggered_end": ender(game, takers),
         "resources_end": [int(owned(state, p).sum()) for p in range(len(specs))],

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from mk_env.core.text import printable
-from mk_env.games import DEFAULT_GAME, game_entry, game_name
+from mk_env.games import DEFAULT_GAME, game_entry
 
 from . import cli
 from .play import add_game_argument, game_options, make_game, parse_agents, run_game
@@ -75,7 +75,7 @@ def play_game(specs: list[str], seed: int, options: dict[str, Any] | None = None
         "options": played.options_dict() if hasattr(played, "options_dict") else {"num_players": len(specs)},
         "ranks": [int(r) for r in state.ranks()],
         "scores": [state.score_breakdown(p) for p in range(len(specs))],
-        "start_points": start_points(played, state),
+        "start_points": start_points(state),
         "turns": int(state.turn) + 1,
         "decisions": len(actions),
         "seconds": round(time.perf_counter() - t0, 3),
@@ -83,16 +83,10 @@ def play_game(specs: list[str], seed: int, options: dict[str, Any] | None = None
     return record if game == DEFAULT_GAME else {"game": game, **record}
 
 
-def start_points(game: Any, state: Any) -> list[int]:
-    """Each seat's start: in the first game, the start point its gate took (its index in
-    ``game.geo.start_points``); in a game without start points, its place in the turn order (0: the
-    first player)."""
-    if game_name(game) != DEFAULT_GAME:
-        n = state.num_players
-        first = state.first_player if hasattr(state, "first_player") else state.start_player  # Fall: the hammer
-        return [(p - first) % n for p in range(n)]
-    start = {sq: k for k, (sq, _) in enumerate(game.geo.start_points)}
-    return [start[int(sq)] for sq in state.gate_sq]
+def start_points(state: Any) -> list[int]:
+    """Each seat's start (the engine's ``seat_starts()``: in the first game the start point its gate took, in
+    the others its place in the turn order)."""
+    return [int(s) for s in state.seat_starts()]
 
 
 def _run_one(job: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:

@@ -105,6 +105,16 @@ class ContentCache(Generic[Pack]):
         self._size = size
         self._packs: OrderedDict[tuple[str, str], Pack] = OrderedDict()
 
+    def load(self, pack: str | Path | Pack | None, pack_type: type, default: Path, title: str) -> Pack:
+        """A game's ``load_pack``: a ``pack_type`` object as is; else the pack in folder ``pack`` (None:
+        ``default``), a folder that is missing being a ``PackError`` naming the game (``title``)."""
+        if isinstance(pack, pack_type):
+            return pack
+        folder = default if pack is None else Path(pack)
+        if not folder.is_dir():
+            raise PackError(str(folder), "", f"not a folder (a {title} pack is a folder holding pack.json)")
+        return self.get(folder)
+
     def get(self, folder: Path) -> Pack:
         """The pack in ``folder`` (resolved), loaded now when its files changed or it was never loaded."""
         root = folder.resolve()

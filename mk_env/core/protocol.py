@@ -64,7 +64,11 @@ class State(Protocol):
         """``player``'s score by the game's scoring categories."""
 
     def ranks(self) -> list[int]:
-        """Each seat's final place (1 = first; ties share a place)."""
+        """Each seat's place (0 = the winner or winners; ties share a place)."""
+
+    def seat_starts(self) -> list[int]:
+        """Each seat's start, for seat-balance tables: its place in the turn order (0: the first player), or
+        the game's own start (the first game: the start point its gate took)."""
 
     def describe_action(self, action: int) -> str:
         """``action`` in the game's words, for logs, records and people."""
@@ -86,4 +90,4 @@ class Game(Protocol):
 
 #: the methods of :class:`State`, in the order above (what a conformance test checks)
 STATE_METHODS = ("current_player", "legal_actions", "legal_mask", "is_legal", "apply", "clone", "determinize",
-                 "to_json", "is_terminal", "returns", "score_breakdown", "ranks", "describe_action")
+                 "to_json", "is_terminal", "returns", "score_breakdown", "ranks", "seat_starts", "describe_action")

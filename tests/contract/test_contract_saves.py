@@ -14,11 +14,16 @@ from mk_env.games import GAMES, make_game
 
 
 def mid_game(name: str, players: int, steps: int = 60):
-    """A game of ``name`` after ``steps`` random decisions."""
+    """A game of ``name`` after ``steps`` random decisions (fewer in a game that ends sooner: the state before
+    its last decision)."""
     state = make_game(name, players).new_initial_state(seed=1)
     rng = np.random.default_rng(0)
     for _ in range(steps):
-        state.apply(int(rng.choice(state.legal_actions())))
+        after = state.clone()
+        after.apply(int(rng.choice(state.legal_actions())))
+        if after.is_terminal():
+            break
+        state = after
     return state
 
 

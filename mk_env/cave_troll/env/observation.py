@@ -19,12 +19,11 @@ order or contents). A drawn counter awaiting its place is face up (it is shown a
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
 
 from mk_env.cave_troll.rules import PHASE_NAMES, Game, Kind, Phase
 from mk_env.cave_troll.rules.fields import CATEGORIES
 from mk_env.cave_troll.rules.vocabulary import PLAYED, STACK
-from mk_env.core.env.observation_parts import Field, Part
+from mk_env.core.env.observation_parts import DeclaredObserver, Field, Part
 
 _F32 = np.float32
 #: the kinds of counter that can stand in the lair (every adventurer and monster, and Treasure)
@@ -87,7 +86,7 @@ PARTS: tuple[Part, ...] = (
 )
 
 
-class CaveTrollObserver:
+class CaveTrollObserver(DeclaredObserver):
     """Encodes states of one :class:`~mk_env.cave_troll.rules.Game` for any of its players (the same
     surface as :class:`mk_env.mountain_king.env.observation.Observer`: ``space``, ``flat_space``, ``slices``,
     ``encode``,
@@ -99,19 +98,7 @@ class CaveTrollObserver:
         lair = pack.lair
         self.n, self.slots, self.n_loc, self.n_art = game.num_players, pack.slots, lair.size, len(pack.artifacts)
         self.n_rooms = lair.n_rooms
-        self.fields = [p.build(self) for p in PARTS]
-        self.space = spaces.Dict({f.key: spaces.Box(0.0, 1.0, f.shape, _F32) for f in self.fields})
-        self.slices: dict[str, tuple[int, int, tuple[int, ...]]] = {}
-        at = 0
-        for key in self.space.spaces:  # gymnasium's key order
-            shape = next(f.shape for f in self.fields if f.key == key)
-            self.slices[key] = (at, at + int(np.prod(shape)), shape)
-            at += int(np.prod(shape))
-        self.size = at
-        self.flat_space = spaces.Box(0.0, 1.0, (self.size,), _F32)
-        self._specs = [(key, slice(a, b), shape if len(shape) > 1 else None)
-                       for key, (a, b, shape) in self.slices.items()]
-        self.col = {f.key: {name: i for i, name in enumerate(f.entries)} for f in self.fields}
+        self.lay_out([p.build(self) for p in PARTS])
         self._init_tables()
         self._init_templates()
         self._init_global_state()
@@ -182,18 +169,6 @@ class CaveTrollObserver:
             self._templates.append(t)
 
     # -- encoding ---------------------------------------------------------------------------------------
-    def views(self, flat: np.ndarray) -> dict[str, np.ndarray]:
-        """The observation dict of a flat vector (views, no copy; in the space's key order)."""
-        return {key: flat[span] if shape is None else flat[span].reshape(shape) for key, span, shape in self._specs}
-
-    def flatten(self, obs: dict[str, np.ndarray]) -> np.ndarray:
-        """The flat vector of an observation dict."""
-        return np.concatenate([np.asarray(obs[key], _F32).ravel() for key in self.slices])
-
-    def encode(self, st, player: int) -> dict[str, np.ndarray]:
-        """The observation of ``player`` (fresh arrays): views onto :meth:`encode_flat`'s vector."""
-        return self.views(self.encode_flat(st, player))
-
     def encode_flat(self, st, player: int) -> np.ndarray:
         """The observation of ``player`` as one fresh float32 vector of :attr:`size` entries."""
         key = (tuple(st.score), tuple(map(tuple, st.gold)), tuple(st.art_at), st.idol_owner)
@@ -302,7 +277,7 @@ class CaveTrollObserver:
     def _init_global_state(self) -> None:
         """``state()``: seat 0's observation, then every hidden part."""
         n, k, A = self.n, self.slots, self.n_art
-        self.state_fields = [
+        self.lay_out_state([
             Field("observation", (self.size,), "seat 0's observation (the flat vector)", ()),
             Field("pile_order", (n, k), "per seat and slot: the counter's depth in its pile, (depth + 1) / slots "
                   "(1/slots: drawn next), 0 when not in the pile", ()),
@@ -310,15 +285,7 @@ class CaveTrollObserver:
                   "stack (last column)", ()),
             Field("stack_order", (A,), "per artifact: its depth in the stack, (depth + 1) / artifacts, 0 when not "
                   "in the stack", ()),
-        ]
-        self.state_slices: dict[str, tuple[int, int, tuple[int, ...]]] = {}
-        at = 0
-        for f in self.state_fields:
-            size = int(np.prod(f.shape))
-            self.state_slices[f.key] = (at, at + size, f.shape)
-            at += size
-        self.state_size = at
-        self.state_space = spaces.Box(0.0, 1.0, (at,), _F32)
+        ])
 
     def encode_state(self, st) -> np.ndarray:
         """PettingZoo's ``state()``: the full-information vector of :attr:`state_slices`."""

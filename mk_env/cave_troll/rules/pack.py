@@ -198,12 +198,7 @@ def _load(root: Path) -> CaveTrollPack:
 
 def load_pack(pack: str | Path | CaveTrollPack | None = None) -> CaveTrollPack:
     """The pack in folder ``pack`` (None: the default pack), checked; a pack object is returned as is."""
-    if isinstance(pack, CaveTrollPack):
-        return pack
-    folder = DEFAULT_PACK_DIR if pack is None else Path(pack)
-    if not folder.is_dir():
-        raise PackError(str(folder), "", "not a folder (a Cave Troll pack is a folder holding pack.json)")
-    return _CACHE.get(folder)
+    return _CACHE.load(pack, CaveTrollPack, DEFAULT_PACK_DIR, "Cave Troll")
 
 
 #: the packs loaded, by folder and content (an edited pack is read again)

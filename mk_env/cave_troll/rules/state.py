@@ -48,6 +48,11 @@ class CaveTrollState(ChanceState):
     ranks = scoring.ranks
     returns = scoring.returns
 
+    def seat_starts(self) -> list[int]:
+        """Each seat's place in the turn order (0: the first player, drawn at setup)."""
+        n = self.game.num_players
+        return [(p - self.first_player) % n for p in range(n)]
+
     def invalidate_caches(self) -> None:
         """Forget the memos (call after editing fields by hand)."""
         self._cache = {}

@@ -27,20 +27,14 @@ def cell_vector(value: tuple[Symbol, int] | None, width: int) -> np.ndarray:
     return v
 
 
-def state_layout(ob: Any) -> tuple[list, dict[str, tuple[int, int, tuple[int, ...]]], int]:
-    """The global state's fields, their ``(start, stop, shape)`` and its size, for observer ``ob``."""
-    fields = [
+def state_fields(ob: Any) -> list[Field]:
+    """The global state's fields, in their order, for observer ``ob``."""
+    return [
         Field("observation", (ob.size,), "seat 0's observation (the flat vector)", ()),
         Field("gnomes", (ob.n_loc, 3), "per location: its gnomes of strength 1, 2, 3 (/ 10), facedown ones too", ()),
         Field("gates", (ob.n_gates, ob.n_clans), "per gate card by the board: its clan (one-hot)", ()),
         Field("hands", (ob.n, ob.hand, 4, ob.cell_width), "every seat's draft hand (absolute seats)", ()),
     ]
-    slices, at = {}, 0
-    for f in fields:
-        size = int(np.prod(f.shape))
-        slices[f.key] = (at, at + size, f.shape)
-        at += size
-    return fields, slices, at
 
 
 def encode_state(ob: Any, st: Any) -> np.ndarray:

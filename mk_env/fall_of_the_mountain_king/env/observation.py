@@ -26,9 +26,8 @@ from __future__ import annotations
 from itertools import chain
 
 import numpy as np
-from gymnasium import spaces
 
-from mk_env.core.env.observation_parts import Part  # the suite's declaration of an observation array
+from mk_env.core.env.observation_parts import DeclaredObserver, Part  # the suite's declaration of an observation array
 
 from mk_env.fall_of_the_mountain_king.rules import CATEGORIES, PHASE_NAMES, Ability, Game, Symbol
 from mk_env.fall_of_the_mountain_king.rules import knowledge
@@ -36,7 +35,7 @@ from mk_env.fall_of_the_mountain_king.rules.fields import BY_SWARM, BY_WHEEL, DI
 
 from . import observation_tables as tables
 from .observation_tables import COUNT_SCALE, NUMBER_SCALE
-from .global_state import encode_state, state_layout
+from .global_state import encode_state, state_fields
 
 _F32 = np.float32
 SYMBOLS = tuple(s.name.lower() for s in Symbol)
@@ -133,7 +132,7 @@ PARTS: tuple[Part, ...] = (
 )
 
 
-class FallObserver:
+class FallObserver(DeclaredObserver):
     """Encodes states of one :class:`~mk_env.fall_of_the_mountain_king.rules.Game` for any of its players
     (the suite's observer surface: ``space``, ``flat_space``, ``slices``, ``encode``, ``encode_flat``,
     ``flatten``, ``views``, ``encode_state``, ``state_space``, ``state_slices``)."""
@@ -146,20 +145,11 @@ class FallObserver:
         self.n_spaces, self.n_gates = len(pack.wheel.spaces), max(pack.rules.invasion_cards)
         self.n_halls = len(side.halls)
         self.hand, self.symbol_cells = pack.rules.hand, game.layout.symbol_cells
-        self.fields = [p.build(self) for p in PARTS]
-        self.space = spaces.Dict({f.key: spaces.Box(0.0, 1.0, f.shape, _F32) for f in self.fields})
-        shapes = {f.key: f.shape for f in self.fields}
-        ends = np.cumsum([int(np.prod(shapes[key])) for key in self.space.spaces])  # gymnasium's key order
-        self.slices = {key: (int(end - np.prod(shapes[key])), int(end), shapes[key])
-                       for key, end in zip(self.space.spaces, ends)}
-        self.size = int(ends[-1])
-        self.flat_space = spaces.Box(0.0, 1.0, (self.size,), _F32)
-        self._specs = [(key, slice(a, b), shape) for key, (a, b, shape) in self.slices.items()]
+        self.lay_out([p.build(self) for p in PARTS])
         rules = game.pack.rules
         self._player_scale = np.array([1 / HONOR_SCALE] + [1 / 100.0] * len(CATEGORIES) + [
             1 / rules.supply_max, 1 / 8.0, 1 / rules.trolls, 1 / max(pack.wheel.boost_track, 1), 1 / NUMBER_SCALE,
             1 / self.hand, 1 / NUMBER_SCALE, 1.0, 1.0, 1.0], _F32)
-        self.col = {f.key: {name: i for i, name in enumerate(f.entries)} for f in self.fields}
         self.cell_width = len(_cell_entries(self))
         self._wheel0 = self.col["game"]["wave_3"] + 1  # the wheel's first space follows the waves
         self._grid_codes = tables.code_table(self)
@@ -169,21 +159,12 @@ class FallObserver:
         self._grids: dict[tuple, np.ndarray] = {}  # (cells, markers) of a grid -> its rows
         self._champion_rows: dict[tuple, np.ndarray] = {}  # what they read -> the champion rows but influence
         self._map_rows: dict[tuple, np.ndarray] = {}  # what they read -> the map rows but trolls
-        self.state_fields, self.state_slices, self.state_size = state_layout(self)
-        self.state_space = spaces.Box(0.0, 1.0, (self.state_size,), _F32)
+        self.lay_out_state(state_fields(self))
 
     def __reduce__(self) -> tuple:
         return FallObserver, (self.game,)
 
     # -- encoding ---------------------------------------------------------------------------------------
-    def views(self, flat: np.ndarray) -> dict[str, np.ndarray]:
-        """The observation dict of a flat vector (views, no copy; in the space's key order)."""
-        return {key: flat[span].reshape(shape) for key, span, shape in self._specs}
-
-    def flatten(self, obs: dict[str, np.ndarray]) -> np.ndarray:
-        """The flat vector of an observation dict."""
-        return np.concatenate([np.asarray(obs[key], _F32).ravel() for key in self.slices])
-
     def encode(self, st, player: int) -> dict[str, np.ndarray]:
         """The observation of ``player`` (fresh arrays): views onto :meth:`encode_flat`'s vector."""
         return self._encode(st, player)[1]

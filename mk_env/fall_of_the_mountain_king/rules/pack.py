@@ -305,13 +305,7 @@ def _load(root: Path) -> FallPack:
 
 def load_pack(pack: str | Path | FallPack | None = None) -> FallPack:
     """The pack in folder ``pack`` (None: the default pack), checked; a pack object is returned as is."""
-    if isinstance(pack, FallPack):
-        return pack
-    folder = DEFAULT_PACK_DIR if pack is None else Path(pack)
-    if not folder.is_dir():
-        raise PackError(str(folder), "", "not a folder (a Fall of the Mountain King pack is a folder holding "
-                        "pack.json)")
-    return _CACHE.get(folder)
+    return _CACHE.load(pack, FallPack, DEFAULT_PACK_DIR, "Fall of the Mountain King")
 
 
 #: the packs loaded, by folder and content (an edited pack is read again)

@@ -46,6 +46,11 @@ class FallState(ChanceState):
     ranks = scoring.ranks
     returns = scoring.returns
 
+    def seat_starts(self) -> list[int]:
+        """Each seat's place in the turn order from the start player marker's holder (0: the hammer's)."""
+        n = self.game.num_players
+        return [(p - self.start_player) % n for p in range(n)]
+
     # -- copies ---------------------------------------------------------------------------------------
     def clone(self) -> FallState:
         """An independent copy that continues exactly like this state (the generator included)."""

@@ -110,6 +110,11 @@ class GameState:
         """+1 to each winner and -1/(n-1) to each other player at the end; zeros before."""
         return scoring.returns(self)
 
+    def seat_starts(self) -> list[int]:
+        """Each seat's start: the start point its gate took (its index in ``game.geo.start_points``)."""
+        start = {sq: k for k, (sq, _) in enumerate(self.game.geo.start_points)}
+        return [start[int(sq)] for sq in self.gate_sq]
+
     def invalidate_caches(self) -> None:
         """Forget every memoised answer (the legal set, the board queries, the legal digs). Call it after
         editing a state's fields by hand (tests, tools): the engine's own changes keep the memos right."""
