@@ -32,7 +32,7 @@ register_on_import()
 def __getattr__(name: str) -> Any:
     if name in _ENV_EXPORTS:
         return getattr(env, name)
-    if versioned.versioned_spec(f"{__name__}.{name}"):  # ``mk_env.cave_troll_v0`` without importing it first
+    if versioned.versioned_spec(f"{__name__}.{name}"):  # ``mk_env.<game>_v<N>`` without importing it first
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'mk_env' has no attribute {name!r}")
 

@@ -1,10 +1,10 @@
 """Registration with PettingZoo's and Gymnasium's registries on ``import mk_env``, importing neither, for every
 game of the card (:mod:`mk_env.games`), its ids read from its current version:
 
-* PettingZoo: ``pettingzoo.make("aec", "<game>_v<N>", num_players=2)`` (e.g. ``"cave_troll_v0"``; the game's
+* PettingZoo: ``pettingzoo.make("aec", "<game>_v<N>", num_players=2)`` (the card's ``GameEntry.env_name()``; the game's
   ``env(...)``, with the safety wrappers);
 * Gymnasium: ``gymnasium.make("mk_env/<Name>-v<N>", num_players=2)`` and ``gymnasium.make_vec(...,
-  num_envs=8)`` (e.g. ``"mk_env/CaveTroll-v0"``; the game's single-seat view). An older version's id is refused
+  num_envs=8)`` (``GameEntry.gymnasium_id()``; the game's single-seat view). An older version's id is refused
   by Gymnasium itself, naming the current one.
 
 ``import mk_env`` runs :func:`register_on_import`: a library already imported is told now; one not yet

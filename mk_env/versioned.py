@@ -13,9 +13,11 @@ For every game of the table, ``import mk_env.<name>_v<N>``:
 So a version bump is one line, the game's ``ENV_VERSION``: the new module, the retired one, the PettingZoo
 and Gymnasium ids (:mod:`mk_env.registration`) all follow from it. ``import mk_env`` installs the finder.
 
->>> import mk_env.cave_troll_v0 as cave_troll
->>> cave_troll.ENV_NAME
-'cave_troll_v0'
+>>> import importlib
+>>> from mk_env.games import game_entry
+>>> name = game_entry("cave_troll").env_name()  # "cave_troll_v<ENV_VERSION>"
+>>> importlib.import_module(f"mk_env.{name}").ENV_NAME == name
+True
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from mk_env import fall_of_the_mountain_king_v1 as fall
+from mk_env.fall_of_the_mountain_king import env as fall
 from mk_env.fall_of_the_mountain_king.env.render import render_rgb
 from mk_env.fall_of_the_mountain_king.env.replay import FALL_VIEW
 from mk_env.fall_of_the_mountain_king.rules import Game

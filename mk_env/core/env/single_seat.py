@@ -28,7 +28,7 @@ counts such episodes, and the first one is reported by PettingZoo's illegal-move
 illegal action by an opponent raises.
 
 Each game registers its view with Gymnasium on ``import mk_env`` as ``mk_env/<Name>-v<N>`` (the game
-card's ``gymnasium_id()``): ``gymnasium.make("mk_env/CaveTroll-v1", num_players=3)``.
+card's ``gymnasium_id()``): ``gymnasium.make(game_entry("cave_troll").gymnasium_id(), num_players=3)``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 render mode.
 
 Registered with Gymnasium on ``import mk_env`` as ``mk_env/MountainKing-v<N>`` (``<N>`` its ``ENV_VERSION``):
-``gymnasium.make("mk_env/MountainKing-v2", num_players=2)``, ``gymnasium.make_vec(..., num_envs=8)``.
+``gymnasium.make(f"mk_env/MountainKing-v{ENV_VERSION}", num_players=2)``, ``gymnasium.make_vec(..., num_envs=8)``.
 """
 
 from __future__ import annotations
