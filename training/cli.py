@@ -252,8 +252,9 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"{prog}: error: {one_line(e)}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(f"{prog}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as e:
+        said = one_line(e) if str(e) else ""
+        print(f"{prog}: interrupted" + (f": {said}" if said else ""), file=sys.stderr)
         return 130
 
 

@@ -7,7 +7,7 @@ It takes the options ``mk-env train`` shares (``--out``, ``--timesteps``, ``--re
 (:data:`training.fast_ppo_run.FAST_DEFAULTS`), and adds ``--gamma``, ``--workers`` (collector processes:
 :mod:`training.fast_ppo_workers`) and ``--features-dim``.
 ``--n-steps`` counts learner decisions per game per rollout. Options of the MaskablePPO route
-(``--vec``, ``--extractor``, ``--backend rllib``) are refused.
+(``--vec``, ``--extractor``, ``--backend rllib``) are refused by ``mk-env train`` (``refuse_options_not_read``).
 """
 
 from __future__ import annotations
@@ -35,11 +35,6 @@ def run(args: argparse.Namespace) -> int:
     from .fast_ppo_run import train_fast_ppo
     from .stopping import TrainingStopped
     from .train_cli import NUMBER_SETTINGS, _imitation
-    for option, value in (("--vec", args.vec), ("--extractor", args.extractor),
-                          ("--backend", None if args.backend == "sb3" else args.backend)):
-        if value is not None:
-            raise cli.UsageError(f"{option} {value}: an option of --algo maskable-ppo; --algo ppo runs its "
-                                 f"own games in one process with its own network")
     options = game_options(args.game or DEFAULT_GAME, board_side=args.board_side)
     given = {name: getattr(args, name) for name in NUMBER_SETTINGS}
     given.update(game=args.game, opponents=args.opponents, reward=args.reward, gamma=args.gamma,

@@ -48,25 +48,40 @@ NUMBER_SETTINGS = {
 
 
 class Algorithm(NamedTuple):
-    """One ``--algo`` choice: ``run`` and ``add_arguments`` as ``"module:function"`` strings."""
+    """One ``--algo`` choice: ``run`` and ``add_arguments`` as ``"module:function"`` strings; ``reads``: the
+    options of ``mk-env train`` it reads besides :data:`EVERY_ALGORITHM` and its own (any other one given is
+    refused, never recorded and ignored)."""
 
     run: str
     help: str
     add_arguments: str | None = None
+    reads: frozenset[str] = frozenset()
+
+
+#: the options every algorithm reads
+EVERY_ALGORITHM = frozenset({"out", "resume", "timesteps", "threads", "algo"})
+_GAME = frozenset({"game", "board_side"})
 
 
 #: ``--algo`` name -> the algorithm (the first is the default of a new run)
 ALGORITHMS: dict[str, Algorithm] = {
     "maskable-ppo": Algorithm("training.train_cli:run_maskable_ppo",
-                              "sb3-contrib MaskablePPO over the flat action mask (--backend rllib: Ray)"),
+                              "sb3-contrib MaskablePPO over the flat action mask (--backend rllib: Ray)",
+                              reads=frozenset(NUMBER_SETTINGS) | _GAME | {
+                                  "opponents", "vec", "reward", "extractor", "imitate", "imitate_epochs",
+                                  "backend", "iterations", "address", "verbose", "trust"}),
     "ppo": Algorithm("training.fast_ppo_cli:run",
                      "lean PPO in one process: factorised policy, batched opponents (docs/training.md)",
-                     "training.fast_ppo_cli:add_arguments"),
+                     "training.fast_ppo_cli:add_arguments",
+                     frozenset(NUMBER_SETTINGS) | _GAME | {"opponents", "reward", "imitate", "imitate_epochs"}),
     "az": Algorithm("training.az.cli:run", "AlphaZero-style self-play: network-guided ISMCTS, replay buffer, "
-                    "gating (docs/training.md)", "training.az.cli:add_arguments"),
+                    "gating (docs/training.md)", "training.az.cli:add_arguments",
+                    _GAME | {"players", "seed", "learning_rate", "batch_size", "eval_every", "eval_games"}),
     "az-ppo": Algorithm("training.az.ppo_cli:run", "PPO fine-tuning of a policy-value network (--pg-init, e.g. "
-                        "an az warm start) against fixed opponents (docs/training.md)",
-                        "training.az.ppo_cli:add_arguments"),
+                        "an az warm start; its game is the network's) against fixed opponents (docs/training.md)",
+                        "training.az.ppo_cli:add_arguments",
+                        frozenset({"seed", "learning_rate", "batch_size", "n_epochs", "ent_coef", "eval_every",
+                                   "eval_games", "opponents", "players"})),
 }
 DEFAULT_ALGO = next(iter(ALGORITHMS))
 
@@ -105,11 +120,41 @@ def _cmd(args: argparse.Namespace) -> int:
     if algo not in ALGORITHMS:
         raise cli.UsageError(f"--algo {algo!r} (from {args.out}/config.json): allowed: "
                              f"{', '.join(ALGORITHMS)}")
+    refuse_options_not_read(args, algo)
     args.threads = run_threads(args, resumed)
     try:
         return _function(ALGORITHMS[algo].run)(args)
+    except KeyboardInterrupt:  # a stop outside the trainers' own handling (a warm start, a setup): say what stands
+        raise KeyboardInterrupt(what_stands(Path(args.out))) from None
     finally:
         record_threads(args.out, args.threads)
+
+
+def what_stands(out: Path) -> str:
+    """After an interruption: the run's last checkpoint and how to continue from it, or that nothing of the
+    run was saved."""
+    folder = out / "checkpoints"
+    found = sorted((p for p in folder.iterdir() if p.is_file()), key=lambda p: p.stat().st_mtime) \
+        if folder.is_dir() else []
+    if not found:
+        return f"stopped before the run's first checkpoint: nothing of it was saved in {out} (a warm start under " \
+               "way is lost; run the command again)"
+    return f"the last checkpoint, {found[-1]}, stands: mk-env train --resume --out {out} continues from it"
+
+
+def refuse_options_not_read(args: argparse.Namespace, algo: str) -> None:
+    """A ``UsageError`` naming an option given (not at its default) that ``--algo algo`` does not read, and
+    the algorithms that do: a setting is applied or refused, never recorded and ignored."""
+    table: dict[str, tuple[str, Any, str | None]] = args.train_options
+    reads = EVERY_ALGORITHM | ALGORITHMS[algo].reads
+    for dest, (option, default, owner) in table.items():
+        value = getattr(args, dest, default)
+        if value == default or dest in reads or owner == algo:
+            continue
+        owners = [owner] if owner else [name for name, a in ALGORITHMS.items() if dest in a.reads]
+        shown = "" if value is True else f" {value}"
+        raise cli.UsageError(f"{option}{shown}: not an option of --algo {algo}"
+                             + (f"; it is an option of --algo {', '.join(owners)}" if owners else ""))
 
 
 def run_maskable_ppo(args: argparse.Namespace) -> int:
@@ -196,12 +241,18 @@ def register(subparsers) -> None:
     p.add_argument("--algo", choices=tuple(ALGORITHMS), default=None,
                    help="training algorithm: " + "; ".join(f"{k}: {a.help}" for k, a in ALGORITHMS.items())
                         + f" (default {DEFAULT_ALGO}; with --resume: the run's own)")
-    for algorithm in ALGORITHMS.values():
+    owner_of: dict[str, str] = {}
+    for name, algorithm in ALGORITHMS.items():
         if algorithm.add_arguments:
+            before = {a.dest for a in p._actions}
             _function(algorithm.add_arguments)(p)
+            owner_of.update({a.dest: name for a in p._actions if a.dest not in before})
     p.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
                    help="sb3 (default) or rllib (Ray RLlib, see training/rllib_train.py)")
     p.add_argument("--iterations", type=cli.positive_int, default=10, help="rllib: training iterations")
     p.add_argument("--address", default=None, help="rllib: Ray cluster address (default: local Ray)")
     p.add_argument("--verbose", type=cli.non_negative_int, default=0, help="SB3 verbosity (default 0)")
-    p.set_defaults(func=_cmd)
+    #: dest -> (its flag, its default, the algorithm that added it): what refuse_options_not_read reads
+    table = {a.dest: (a.option_strings[-1], a.default, owner_of.get(a.dest)) for a in p._actions
+             if a.option_strings and a.dest != "help"}
+    p.set_defaults(func=_cmd, train_options=table)

@@ -64,6 +64,12 @@ MISUSES = [
     (["train", "--imitate", "heuristic:lots", "--out", "{new}"], "give AGENT:DECISIONS"),
     (["train", "--n-steps", "1", "--out", "{new}"], "need at least 2 each"),
     (["train", "--address", "x", "--threads", "-1", "--out", "{new}"], "argument --threads: -1 is not allowed"),
+    (["train", "--algo", "az", "--ent-coef", "0.5", "--out", "{new}"], "--ent-coef 0.5: not an option of --algo az"),
+    (["train", "--algo", "az", "--trust", "--out", "{new}"], "--trust: not an option of --algo az"),
+    (["train", "--algo", "ppo", "--extractor", "flat", "--out", "{new}"], "it is an option of --algo maskable-ppo"),
+    (["train", "--algo", "ppo", "--az-simulations", "4", "--out", "{new}"], "it is an option of --algo az"),
+    (["train", "--algo", "az-ppo", "--game", "cave_troll", "--out", "{new}"], "not an option of --algo az-ppo"),
+    (["train", "--resume", "--envs", "4", "--out", "{azrun}"], "--envs 4: not an option of --algo az"),
     # mk-env replay
     (["replay"], "give a record FILE or --demo PLAYERS"),
     (["replay", "{new}"], "no game record at"),
@@ -105,8 +111,10 @@ def paths(tmp_path) -> dict[str, str]:
     (tmp_path / "bad.json").write_text('{"format_version": 1, "pack_id": ')
     (tmp_path / "folder").mkdir()
     save_record(record_from_state(Game(2).new_initial_state(1), 1), tmp_path / "record.json")
+    (tmp_path / "azrun").mkdir()
+    (tmp_path / "azrun" / "config.json").write_text(json.dumps({"algo": "az"}))  # a run of --algo az
     return {"file": str(tmp_path / "notes.txt"), "dir": str(tmp_path / "folder"), "bad": str(tmp_path / "bad.json"),
-            "record": str(tmp_path / "record.json"), "new": str(tmp_path / "new")}
+            "record": str(tmp_path / "record.json"), "new": str(tmp_path / "new"), "azrun": str(tmp_path / "azrun")}
 
 
 @pytest.mark.parametrize("argv, says", MISUSES, ids=[" ".join(a) for a, _ in MISUSES])

@@ -114,7 +114,7 @@ def test_the_heuristic_in_the_pool_and_the_dense_reward_train_too(tmp_path):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["train", "--algo", "ppo", "--vec", "subproc"], "--vec subproc: an option of --algo maskable-ppo"),
+    (["train", "--algo", "ppo", "--vec", "subproc"], "--vec subproc: not an option of --algo ppo; it is an option of --algo maskable-ppo"),
     (["train", "--algo", "ppo", "--reward", "margin", "--gamma", "2"], "--gamma 2.0"),
     (["train", "--algo", "maskable-ppo", "--reward", "lead"], "--reward 'lead'"),
 ])
