@@ -43,21 +43,34 @@ def seat_specs(agents: list[str], players: int, g: int) -> list[str]:
     return filled[shift:] + filled[:shift]
 
 
-def scoring_events(game: Any, seed: int, actions: list[int]) -> dict[str, int]:
-    """Replays the game: for each scoring category, the decisions after which some seat's points in it rose."""
+def replay_counts(game: Any, seed: int, actions: list[int]) -> tuple[dict[str, int], dict[str, int]]:
+    """Replays the game: for each scoring category, the decisions after which some seat's points in it rose;
+    and the decisions by ``block@decision kind`` (a block chosen in several kinds of decision, as Cave Troll's
+    ``decline`` of a Treasure, of a push, of an escape or of more steps, is told apart)."""
     state = game.new_initial_state(seed)
     events: Counter = Counter()
+    kinds: Counter = Counter()
 
     def points() -> list[dict[str, int]]:
         return [state.score_breakdown(p) for p in range(game.num_players)]
 
     before = points()
     for a in actions:
+        kinds[f"{_block_name(game.layout.decode(a)[0])}@{state.decision_kind()}"] += 1
         state.apply(a)
         after = points()
         events.update({k for b, f in zip(before, after) for k in f if k != "total" and f[k] > b[k]})
         before = after
-    return dict(events)
+    return dict(events), dict(kinds)
+
+
+def scoring_events(game: Any, seed: int, actions: list[int]) -> dict[str, int]:
+    """For each scoring category, the decisions after which some seat's points in it rose."""
+    return replay_counts(game, seed, actions)[0]
+
+
+def _block_name(block: Any) -> str:
+    return str(getattr(block, "name", block)).lower()
 
 
 def play_one(job: tuple[str, int, list[str], int]) -> dict[str, Any]:
@@ -66,17 +79,21 @@ def play_one(job: tuple[str, int, list[str], int]) -> dict[str, Any]:
     game = make_game(game_name, players)
     actions: list[int] = []
     state = run_game(specs, seed, game=game, actions=actions)
-    blocks = Counter(str(getattr(b, "name", b)).lower() for b, _ in map(game.layout.decode, actions))
+    blocks = Counter(_block_name(b) for b, _ in map(game.layout.decode, actions))
     scores = [{k: int(v) for k, v in state.score_breakdown(p).items()} for p in range(players)]
+    events, kinds = replay_counts(game, seed, actions)
     return {"seed": seed, "specs": specs, "decisions": len(actions), "blocks": dict(blocks), "scores": scores,
-            "events": scoring_events(game, seed, actions)}
+            "events": events, "block_kinds": kinds}
 
 
 def summarise(games: list[dict[str, Any]], players: int) -> dict[str, Any]:
     """Totals over ``games``: per block (decisions, games used in), per scoring category (points, share)."""
     decisions, used_in, events, events_in = Counter(), Counter(), Counter(), Counter()
+    kinds, kinds_in = Counter(), Counter()
     points: Counter = Counter()
     for g in games:
+        kinds.update(g.get("block_kinds", {}))
+        kinds_in.update(k for k, n in g.get("block_kinds", {}).items() if n)
         decisions.update(g["blocks"])
         used_in.update(b for b, n in g["blocks"].items() if n)
         events.update(g["events"])
@@ -87,6 +104,9 @@ def summarise(games: list[dict[str, Any]], players: int) -> dict[str, Any]:
     seats = len(games) * players or 1
     return {"games": len(games),
             "blocks": {b: {"decisions": decisions[b], "games_used": used_in[b]} for b in sorted(decisions)},
+            "split": {k: {"decisions": kinds[k], "games_used": kinds_in[k]} for k in sorted(kinds)
+                      if sum(1 for j in kinds if j.partition("@")[0] == k.partition("@")[0]) > 1},
+            "split_games": sum(1 for g in games if "block_kinds" in g),
             "categories": {k: {"points": v, "share": v / scored, "per_player": v / seats, "events": events[k],
                                "games_scored": events_in[k]}
                            for k, v in sorted(points.items(), key=lambda kv: -kv[1])}}
@@ -108,6 +128,10 @@ def print_summary(summary: dict[str, Any], blocks: list[str], title: str) -> Non
         row = summary["blocks"].get(b, {"decisions": 0, "games_used": 0})
         print(f"{b:<28}{row['decisions']:>10}{row['decisions'] / max(n, 1):>10.2f}"
               f"{row['games_used']:>7}/{n:<4}")
+    if summary.get("split"):
+        print(f"\nblocks chosen in several kinds of decision (over {summary['split_games']} games)")
+        for k, row in summary["split"].items():
+            print(f"{k:<28}{row['decisions']:>10}{row['decisions'] / max(n, 1):>10.2f}{row['games_used']:>7}/{n:<4}")
     print(f"\n{'scoring category':<28}{'points':>10}{'share':>9}{'per player':>12}{'events':>9}{'per game':>10}"
           f"{'games scored':>14}")
     for k, row in summary["categories"].items():
