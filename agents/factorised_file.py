@@ -41,7 +41,7 @@ def save_factorised(policy: Any, path: str | Path, players: int, game_options: d
                     training: dict[str, Any] | None = None) -> Path:
     """Write ``policy`` to ``path`` atomically (``optimizer``: also its Adam moments, for
     ``--resume``; ``training``: the run's settings, JSON)."""
-    from .policy_file import FORMAT, FORMAT_VERSION, unique_state, write_model_file
+    from .model_format import FORMAT, FORMAT_VERSION, unique_state, write_model_file
     options = dict(game_options or {})
     observation, action = spaces_to_json(*game_spaces(players, options, game))
     if action["n"] != policy.head.n_actions or observation_size(observation) != policy.features.size:
@@ -85,7 +85,7 @@ def features_kwargs(config: dict[str, Any], path: str | Path) -> dict[str, int]:
 def load_factorised(path: str | Path, config: dict[str, Any] | None = None) -> Any:
     """The policy of a factorised model file, in evaluation mode. ``config``: its description when
     already read and its layout checked (:func:`agents.policy_file.load_policy` does both)."""
-    from .policy_file import _read_tensors, check_layout, read_config
+    from .model_format import _read_tensors, check_layout, read_config
     if config is None:
         config = read_config(path)
         check_layout(config, path)
@@ -106,7 +106,7 @@ def load_factorised(path: str | Path, config: dict[str, Any] | None = None) -> A
 def load_optimizer_state(path: str | Path, optimizer: Any) -> bool:
     """Load the Adam moments of checkpoint ``path`` into ``optimizer`` (an Adam over the policy's
     parameters, in order); whether the file had any."""
-    from .policy_file import _load_optimizer, _read_tensors, read_config
+    from .model_format import _load_optimizer, _read_tensors, read_config
     described = read_config(path).get("optimizer")
     if not described:
         return False

@@ -1,6 +1,5 @@
 """PettingZoo's global state of Fall of the Mountain King (``env.state()``): seat 0's observation, then what no
-single seat may see (every gnome's strength by location, the gate cards, every draft hand); and the entries of an
-ancestry cell, which the observation shares."""
+single seat may see (every gnome's strength by location, the gate cards, every draft hand)."""
 
 from __future__ import annotations
 
@@ -9,22 +8,10 @@ from typing import Any
 import numpy as np
 
 from mk_env.core.env.observation_parts import Field
-from mk_env.fall_of_the_mountain_king.rules import Symbol
+
+from .observation_tables import COUNT_SCALE, cell_vector
 
 _F32 = np.float32
-
-
-def cell_vector(value: tuple[Symbol, int] | None, width: int) -> np.ndarray:
-    """A grid cell's or a card cell's entries: card, blank, the symbol (one-hot), strength / 3 (and the
-    marker, left 0)."""
-    v = np.zeros(width, _F32)
-    v[0] = 1.0
-    if value is None:
-        v[1] = 1.0
-    else:
-        v[2 + int(value[0])] = 1.0
-        v[2 + len(Symbol)] = value[1] / 3.0
-    return v
 
 
 def state_fields(ob: Any) -> list[Field]:
@@ -39,8 +26,6 @@ def state_fields(ob: Any) -> list[Field]:
 
 def encode_state(ob: Any, st: Any) -> np.ndarray:
     """The full-information vector of ``ob.state_slices`` for state ``st``."""
-    from .observation import COUNT_SCALE
-
     out = np.zeros(ob.state_size, _F32)
     out[:ob.size] = ob.encode_flat(st, 0)
     part = {k: out[a:b].reshape(shape) for k, (a, b, shape) in ob.state_slices.items()}

@@ -1,6 +1,7 @@
 """What :class:`~mk_env.fall_of_the_mountain_king.env.observation.FallObserver` builds once per game: the
-entries of each ancestry grid code, of each ancestry card's cells, and the static part of every observation
-(the map's geometry, the halls' caverns, the champions' printed facts)."""
+entries of each ancestry grid code, of each ancestry card's cells (:func:`cell_vector`, which the global state
+shares), and the static part of every observation (the map's geometry, the halls' caverns, the champions'
+printed facts)."""
 
 from __future__ import annotations
 
@@ -10,13 +11,24 @@ import numpy as np
 
 from mk_env.fall_of_the_mountain_king.rules import Symbol
 
-from .global_state import cell_vector
-
 _F32 = np.float32
 #: trolls, pawns and gnomes in one location, votes and influence are encoded as min(x, COUNT_SCALE) / COUNT_SCALE
 COUNT_SCALE = 10.0
 #: the numbers of a decision under way (power, trolls left to move, ...) are encoded / NUMBER_SCALE, capped
 NUMBER_SCALE = 10.0
+
+
+def cell_vector(value: tuple[Symbol, int] | None, width: int) -> np.ndarray:
+    """A grid cell's or a card cell's entries: card, blank, the symbol (one-hot), strength / 3 (and the
+    marker, left 0)."""
+    v = np.zeros(width, _F32)
+    v[0] = 1.0
+    if value is None:
+        v[1] = 1.0
+    else:
+        v[2 + int(value[0])] = 1.0
+        v[2 + len(Symbol)] = value[1] / 3.0
+    return v
 
 
 def code_table(ob: Any) -> np.ndarray:

@@ -20,9 +20,9 @@ from mk_env.mountain_king.rules import GameState, SquareKind
 from mk_env.mountain_king.rules.actions import HORDE_ROWS, TROLLSMOOT_ROWS, pyramid_slots
 from mk_env.mountain_king.rules.content import CLANS, TIER_NAMES, TOKEN_KINDS
 
-from .render import (BURIED_LETTERS, CLAN_COLOURS, CLAN_LETTERS, HEART_COLOUR, INK, PANEL, PLAYER_COLOURS,
-                     TIER_COLOURS, TOKEN_ABBR, TOKEN_COLOURS, UNOWNED, altar_squares, card_name, card_symbols,
-                     counts_text, ink_on, scores, square_owner, status_line)
+from .picture import (BURIED_LETTERS, CLAN_COLOURS, CLAN_LETTERS, HEART_COLOUR, INK, PANEL, PLAYER_COLOURS,
+                      TIER_COLOURS, TOKEN_ABBR, TOKEN_COLOURS, UNOWNED, altar_squares, card_name, card_symbols,
+                      counts_text, ink_on, scores, square_owner, status_line)
 
 CELL = 36  # pixels per board square
 SMOOT_BOX = (64, 36)  # pixels per trollsmoot slot
