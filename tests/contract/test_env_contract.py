@@ -97,3 +97,29 @@ def test_every_declared_render_mode_draws_mid_game(entry, players):
         else:
             assert out.dtype == np.uint8 and out.ndim == 3 and out.shape[2] == 3 and out.std() > 0
         env.close()
+
+
+@pytest.mark.parametrize("entry, players", CONFIGS, ids=IDS)
+def test_max_cycles_truncates_every_agent_as_pettingzoo_envs_take_it(entry, players):
+    """``max_cycles=N``: after N decisions in all every agent is truncated (``infos[agent]["truncated"]`` N, no
+    final reward) and ``agent_iter`` ends once each has stepped with None; the single-seat view refuses it,
+    naming Gymnasium's ``max_episode_steps``."""
+    env = package(entry).env(num_players=players, max_cycles=5)
+    env.reset(seed=1)
+    rng, decisions = np.random.default_rng(0), 0
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            assert truncated and info["truncated"] == 5 and not terminated
+            env.step(None)
+            continue
+        decisions += 1
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert decisions == 5 and not env.agents
+    copy = pickle.loads(pickle.dumps(package(entry).raw_env(num_players=players, max_cycles=3)))
+    assert copy.max_cycles == 3
+    for bad in (0, -2, 2.5, True):
+        with pytest.raises(ValueError, match="max_cycles"):
+            package(entry).raw_env(num_players=players, max_cycles=bad)
+    with pytest.raises(ValueError, match="max_episode_steps"):
+        package(entry).single_seat_env(num_players=players, max_cycles=5)

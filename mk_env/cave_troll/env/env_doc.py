@@ -156,6 +156,10 @@ is allowed) and changes nothing. `env()` (strict=False) ends the game: the offen
 `illegal_reward` (-1), the others 0, `infos[agent]["illegal_action"]` says why, and the first time
 PettingZoo's illegal-move warning names the environment, the agent and the action.
 
+`max_cycles=N` (as PettingZoo's environments take it) truncates the game after N decisions in all: every agent's
+`truncations` True, `infos[agent]["truncated"]` N, no final reward (default None: no limit; the single-seat view
+uses Gymnasium's `max_episode_steps` instead).
+
 ## Global state
 
 `env.state()` is seat 0's flat observation followed by what nobody sees in full: each pile's order, who

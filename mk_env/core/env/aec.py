@@ -29,7 +29,7 @@ from mk_env.core.errors import ActionTypeError, IllegalActionError, ResetNeededE
 
 #: the AEC bookkeeping a pickled environment carries beside its options and the game's JSON
 AEC_FIELDS = ("agents", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos",
-              "agent_selection", "_last_totals", "_rewards_cleared", "_illegal_counts", "_warned")
+              "agent_selection", "_last_totals", "_rewards_cleared", "_illegal_counts", "_warned", "_decisions")
 
 
 def wrapped_env(raw_env: type[GameEnv], num_players: int, render_mode: str | None, **kwargs: Any) -> AECEnv:
@@ -46,8 +46,11 @@ class GameEnv(AECEnv):
     ``strict=True``: an illegal action raises the engine's :class:`~mk_env.core.errors.IllegalActionError`
     (what was chosen, why it is illegal, what is allowed) and changes nothing. ``strict=False``: the
     offending agent loses (``illegal_reward``, others 0). ``observation``: ``"dict"``, ``"flat"`` or
-    ``"rllib"``; ``reward``: ``"win"``, ``"margin"`` or ``"dense"``; ``game_options``: the game's own. The
-    game itself is ``game_state``; ``state()`` is PettingZoo's global state."""
+    ``"rllib"``; ``reward``: ``"win"``, ``"margin"`` or ``"dense"``; ``max_cycles``: the game is truncated
+    (every agent's ``truncations`` True, ``infos[agent]["truncated"]`` the decisions taken, no final reward)
+    once this many decisions were taken in all (None, the default: a game ends by its rules only);
+    ``game_options``: the game's own. The game itself is ``game_state``; ``state()`` is PettingZoo's global
+    state."""
 
     metadata: dict[str, Any] = {"name": "game", "render_modes": [], "is_parallelizable": False, "render_fps": 1}
     #: the game's engine (``Game(num_players, **options)``) and observation encoder (``Observer(game)``)
@@ -57,18 +60,27 @@ class GameEnv(AECEnv):
     game_over_phase: int
     #: the module with ``render_ansi(state)``, ``render_rgb(state)`` (and ``render_human`` for "human")
     rendering_module: str = ""
+    #: decisions in all before the game is truncated (None: no limit), and those taken so far under a limit
+    max_cycles: int | None = None
+    _decisions: int = 0
 
     def __init__(self, num_players: int = 4, render_mode: str | None = None, *, reward: str = "win",
                  strict: bool = True, illegal_reward: float = -1.0, observation: str = "dict",
-                 **game_options: Any):
+                 max_cycles: int | None = None, **game_options: Any):
         super().__init__()
+        if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, int)
+                                       or max_cycles < 1):
+            raise ValueError(f"max_cycles={max_cycles!r} is not allowed; use None (no limit) or a whole number "
+                             f">= 1 (decisions in all before the game is truncated)")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not allowed; use None or one of "
                              f"{', '.join(self.metadata['render_modes'])}")
         self.game = self.game_class(num_players, **game_options)  # bad options raise the engine's ConfigError
         self._options = dict(num_players=num_players, render_mode=render_mode, reward=reward,
                              strict=strict, illegal_reward=illegal_reward, observation=observation,
-                             **game_options)
+                             max_cycles=max_cycles, **game_options)
+        if max_cycles is not None:  # (else the class's None: no instance attribute on the hot path)
+            self.max_cycles = max_cycles
         self.render_mode = render_mode
         self.reward_scheme = check_scheme(reward)
         self.strict = bool(strict)
@@ -130,6 +142,8 @@ class GameEnv(AECEnv):
         self._last_totals = totals(self.game_state) if self.reward_scheme == "dense" else []
         self.agent_selection = self.possible_agents[self.game_state.current_player()]
         self._rewards_cleared = False  # the first step clears them (PettingZoo's int 0s)
+        if self.max_cycles is not None:
+            self._decisions = 0
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The observation of ``agent`` in this environment's style (the mask is all zeros when it is
@@ -189,6 +203,10 @@ class GameEnv(AECEnv):
             self._finish()
         else:
             self.agent_selection = self.possible_agents[st.current_player()]
+            if self.max_cycles is not None:  # (decisions are counted only under a limit: the hot path)
+                self._decisions += 1
+                if self._decisions >= self.max_cycles:
+                    self._truncate()
         if not self._rewards_cleared:  # (adding cleared rewards, all 0, would change nothing)
             self._accumulate_rewards()
 
@@ -209,6 +227,13 @@ class GameEnv(AECEnv):
             self.terminations[a] = True
             self.infos[a] = {"score_breakdown": breakdowns[p], "rank": int(ranks[p]),
                              "illegal_actions": self._illegal_counts[a], **self._team_info[a]}
+
+    def _truncate(self) -> None:
+        """``max_cycles`` reached: every agent truncated, the game left as it stands (no final reward)."""
+        for a in self.agents:
+            self.truncations[a] = True
+            self.infos[a] = {"truncated": self._decisions, "illegal_actions": self._illegal_counts[a],
+                             **self._team_info[a]}
 
     def _lose_by_illegal_action(self, agent: str, action: Any, message: str) -> None:
         self._illegal_counts[agent] += 1

@@ -79,6 +79,9 @@ class SingleSeatEnv(gymnasium.Env):
                  render_mode: str | None = None, illegal_reward: float = -1.0, observation: str = "dict",
                  **game_options: Any):
         check_style(observation, ("dict", "flat"))  # "rllib" is for the AEC env (RLlib's multi-agent API)
+        if "max_cycles" in game_options:
+            raise ValueError("max_cycles is the AEC env's; the single-seat view's episodes are cut by Gymnasium's "
+                             "TimeLimit: gymnasium.make(id, max_episode_steps=N)")
         self.aec = self.aec_class(num_players, render_mode=render_mode, reward=reward, strict=True,
                            observation=observation, **game_options)
         n = self.aec.game.num_players

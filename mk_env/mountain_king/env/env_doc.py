@@ -31,7 +31,9 @@ flat = mk_env.env(num_players=2, observation="flat")              # one float32 
 
 `num_players` is 2..5; game options (`board_side`, `workshops`, `team_mode`, `pack`, `payment`) pass
 straight to the engine's `Game(...)`; a bad option raises the engine's `ConfigError`. `reward` is `"win"`
-(default), `"margin"` or `"dense"`. `env()` wraps `raw_env(strict=False)` with PettingZoo's
+(default), `"margin"` or `"dense"`. `max_cycles=N` truncates the game after N decisions in all (every agent's
+`truncations` True, `infos[agent]["truncated"]` N, no final reward; default None: no limit; the single-seat view
+uses Gymnasium's `max_episode_steps` instead). `env()` wraps `raw_env(strict=False)` with PettingZoo's
 `AssertOutOfBoundsWrapper` and `OrderEnforcingWrapper` (subclassed with fast paths that keep their
 checks). The game is seeded by `reset(seed=...)`
 (`reset()` without a seed continues the previous seed's sequence). The environment is registered
