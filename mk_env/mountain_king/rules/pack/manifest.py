@@ -7,6 +7,7 @@ import hashlib
 from collections import Counter
 from pathlib import Path
 
+from mk_env.core.pack_files import inside
 from mk_env.mountain_king.rules.actions import HORDE_ROWS, TROLLSMOOT_ROWS
 from mk_env.mountain_king.rules.content import MINERALS, N_CLANS, N_TIERS, RESOURCES, BoardSide, ContentPack
 
@@ -63,10 +64,8 @@ def load_folder(root: Path) -> tuple[ContentPack, tuple[str, ...]]:
             raise PackError(file, f"files.{k}", f"expected a .json file, got {rel!r}")
         rel_files.append(rel)
     check_unique(rel_files, file, "files", "file")
-    for rel in rel_files:
-        p = Path(rel)
-        if p.is_absolute() or ".." in p.parts:
-            raise PackError(file, "files", f"{rel!r} must be a path inside the pack folder")
+    for rel in rel_files:  # no absolute path, no "..", no link leading out of the folder
+        inside(root, rel, file, "files")
 
     comp = read_object(m["components"], file, "components", required=_COMPONENT_KEYS)
     for k in _COMPONENT_KEYS:
