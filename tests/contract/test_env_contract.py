@@ -123,3 +123,38 @@ def test_max_cycles_truncates_every_agent_as_pettingzoo_envs_take_it(entry, play
             package(entry).raw_env(num_players=players, max_cycles=bad)
     with pytest.raises(ValueError, match="max_episode_steps"):
         package(entry).single_seat_env(num_players=players, max_cycles=5)
+
+
+@pytest.mark.parametrize("entry", GAMES.values(), ids=list(GAMES))
+def test_an_action_of_the_wrong_type_is_refused_and_changes_nothing(entry):
+    """A string, a float, a bool, a list or None for a live agent raises (``ActionTypeError`` or
+    ``ValueError`` naming what is allowed) in every env, strict or not, and the game is as it was; numpy
+    integers and 0-d integer arrays are actions."""
+    from mk_env.core.errors import ActionTypeError
+
+    for make in (package(entry).raw_env, package(entry).env):
+        env = make(num_players=entry.player_counts[0])
+        env.reset(seed=4)
+        before = env.unwrapped.game_state.to_json()
+        for bad in ("3", 3.0, True, [3], np.float32(1.0)):
+            with pytest.raises(ActionTypeError):
+                env.step(bad)
+            assert env.unwrapped.game_state.to_json() == before
+        with pytest.raises(ValueError, match="must act"):
+            env.unwrapped.step(None)
+        legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+        env.step(np.array(legal, dtype=np.int64))  # a 0-d integer array: what model.predict returns
+        assert env.unwrapped.game_state.to_json() != before
+
+
+@pytest.mark.parametrize("entry, players", CONFIGS, ids=IDS)
+def test_the_global_state_fits_its_space_and_its_slices(entry, players):
+    env = package(entry).raw_env(num_players=players)
+    env.reset(seed=6)
+    play_random(env, 25, np.random.default_rng(6))
+    state = env.state()
+    assert env.state_space.contains(state) and state.dtype == np.float32
+    slices = env.state_slices()
+    assert sum(stop - start for start, stop, _ in slices.values()) == state.size
+    for start, stop, shape in slices.values():
+        assert int(np.prod(shape)) == stop - start
