@@ -173,9 +173,15 @@ def out_file(text: str) -> str:
 # the command
 # ================================================================================================
 def build_parser() -> argparse.ArgumentParser:
+    from mk_env.games import GAMES
+
+    titles = "; ".join(f"{e.title} (--game {e.name}, {e.player_counts[0]}-{e.player_counts[-1]} players)"
+                       for e in GAMES.values())
     parser = OneLineParser(
         prog="mk-env",
-        description="In the Hall of the Mountain King: play, tournaments, training, replays, benchmarks.")
+        description=f"The troll games of the suite: play, tournaments, training, replays, benchmarks, for "
+                    f"{titles}. play, tournament, train, replay, bench and soak take --game (default "
+                    f"{next(iter(GAMES))}); balance reads the first game's seats.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         try:
