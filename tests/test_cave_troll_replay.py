@@ -89,7 +89,7 @@ def test_play_writes_a_record_that_replay_reads_with_page_and_gif(tmp_path, caps
 
 
 @pytest.mark.parametrize("args, words", [
-    (["replay", "--game", "cave_troll", "--demo", "2"], "--demo plays a sample game of mountain_king"),
+    (["replay", "--game", "cave_troll", "--demo", "5"], "Cave Troll is for 2-4 players, got 5"),
     (["replay", "--game", "cave_troll", "missing.json"], "file not found"),
 ])
 def test_misuse_gives_one_line_and_exit_2(args, words, capsys):
@@ -103,3 +103,13 @@ def test_a_cave_troll_record_under_the_first_game_is_one_line(record, tmp_path, 
     assert main(["replay", str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert "replay it with --game cave_troll" in err and "\n" not in err
+
+
+@pytest.mark.parametrize("game", ["cave_troll", "fall_of_the_mountain_king"])
+def test_a_demo_game_of_every_game_replays_to_a_page(game, tmp_path, capsys):
+    page, record = tmp_path / "demo.html", tmp_path / "demo.json"
+    assert main(["replay", "--game", game, "--demo", "3", "--seed", "2", "--save", str(record), "--html", str(page),
+                 "--quiet"]) == 0
+    assert "game over, final scores match the record" in capsys.readouterr().out
+    assert page.read_text(encoding="utf-8").startswith("<!doctype html>")
+    assert main(["replay", "--game", game, str(record), "--quiet"]) == 0

@@ -8,8 +8,9 @@
                                                   # --game cave_troll --replay ct.json writes one)
 
 ``--game`` names the record's game (default the first game; a record of the other game is refused in one
-line naming it). ``--demo N`` plays a first-game sample game with :func:`lively_action` (uniform over legal
-decisions other than trades with the supply, a non-"pass" one 90% of the time) instead of reading a file.
+line naming it). ``--demo N`` plays a sample game of ``--game`` with :func:`lively_action` (uniform over legal
+decisions other than the first game's trades with the supply, a non-"pass" one 90% of the time) instead of
+reading a file.
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ import numpy as np
 from mk_env.core.env.pillow import write_gif
 from mk_env.core.env.replay_page import FRAME_MODES, frame_steps, write_html
 from mk_env.core.text import printable
-from mk_env.games import DEFAULT_GAME, game_entry
+from mk_env.games import DEFAULT_GAME, game_entry, make_game
 from mk_env.records import GameRecord, final_state, load_record, record_from_state, replay, save_record
-from mk_env.mountain_king.rules import Game, GameState
+from mk_env.mountain_king.rules import GameState
 
 from . import cli
 from .play import add_game_argument
@@ -43,13 +44,18 @@ def lively_action(state: GameState, rng: np.random.Generator, pass_share: float 
     return int(rng.choice(choice))
 
 
-def demo_record(num_players: int = 2, seed: int = 0, max_actions: int | None = None) -> GameRecord:
-    """The record of a sample game played by :func:`lively_action` (to the end, or ``max_actions``)."""
-    state = Game(num_players=num_players).new_initial_state(seed)
+def demo_record(num_players: int = 2, seed: int = 0, max_actions: int | None = None,
+                game: str = DEFAULT_GAME) -> GameRecord:
+    """The record of a sample game of ``game`` played by :func:`lively_action` (to the end, or
+    ``max_actions``); a player count the game does not allow is a ``ValueError`` naming the allowed ones."""
+    state = make_game(game, num_players).new_initial_state(seed)
     rng = np.random.default_rng([seed, 7])
-    while not state.is_terminal() and (max_actions is None or len(state.history) < max_actions):
-        state.apply(lively_action(state, rng))
-    return record_from_state(state, seed, agents=[f"lively-random {p}" for p in range(num_players)])
+    actions: list[int] = []
+    while not state.is_terminal() and (max_actions is None or len(actions) < max_actions):
+        actions.append(lively_action(state, rng))
+        state.apply(actions[-1])
+    return record_from_state(state, seed, agents=[f"lively-random {p}" for p in range(num_players)],
+                             actions=actions)
 
 
 def register(subparsers) -> None:
@@ -83,7 +89,7 @@ def _record(args: argparse.Namespace) -> GameRecord:
         if args.file:
             raise cli.UsageError(f"give a record FILE or --demo PLAYERS, not both (got {args.file!r} and "
                                  f"--demo {args.demo})")
-        return demo_record(args.demo, args.seed or 0)
+        return demo_record(args.demo, args.seed or 0, game=args.game)
     if not args.file:
         raise cli.UsageError("give a record FILE or --demo PLAYERS")
     if args.seed is not None:
@@ -92,9 +98,6 @@ def _record(args: argparse.Namespace) -> GameRecord:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.demo is not None and args.game != DEFAULT_GAME:
-        raise cli.UsageError(f"--demo plays a sample game of {DEFAULT_GAME}; for {args.game} give a record FILE "
-                             f"(mk-env play --game {args.game} --replay FILE writes one)")
     view = game_entry(args.game).page_view()
     record = _record(args)
     state = final_state(record, args.pack)
