@@ -119,24 +119,32 @@ def all_blocks(game_name: str, players: int) -> list[str]:
     return [str(getattr(b, "name", b)).lower() for b in blocks]
 
 
-def print_summary(summary: dict[str, Any], blocks: list[str], title: str) -> None:
-    """The two tables, plain text."""
+def print_summary(summary: dict[str, Any], blocks: list[str], title: str, markdown: bool = False) -> None:
+    """The tables, plain text or (``markdown``) markdown."""
     n = summary["games"]
-    print(title)
-    print(f"{'action block':<28}{'decisions':>10}{'per game':>10}{'games used':>12}")
-    for b in blocks:
-        row = summary["blocks"].get(b, {"decisions": 0, "games_used": 0})
-        print(f"{b:<28}{row['decisions']:>10}{row['decisions'] / max(n, 1):>10.2f}"
-              f"{row['games_used']:>7}/{n:<4}")
+    rows = [(b, summary["blocks"].get(b, {"decisions": 0, "games_used": 0})) for b in blocks]
+    tables = [("action block", ("decisions", "per game", "games used"),
+               [(b, (r["decisions"], f"{r['decisions'] / max(n, 1):.2f}", f"{r['games_used']}/{n}")) for b, r in rows])]
     if summary.get("split"):
-        print(f"\nblocks chosen in several kinds of decision (over {summary['split_games']} games)")
-        for k, row in summary["split"].items():
-            print(f"{k:<28}{row['decisions']:>10}{row['decisions'] / max(n, 1):>10.2f}{row['games_used']:>7}/{n:<4}")
-    print(f"\n{'scoring category':<28}{'points':>10}{'share':>9}{'per player':>12}{'events':>9}{'per game':>10}"
-          f"{'games scored':>14}")
-    for k, row in summary["categories"].items():
-        print(f"{k:<28}{row['points']:>10}{row['share']:>8.1%}{row['per_player']:>12.2f}{row['events']:>9}"
-              f"{row['events'] / max(n, 1):>10.2f}{row['games_scored']:>9}/{n:<4}")
+        tables.append((f"block@decision kind ({summary['split_games']} games)", ("decisions", "per game", "games used"),
+                       [(k, (r["decisions"], f"{r['decisions'] / max(n, 1):.2f}", f"{r['games_used']}/{n}"))
+                        for k, r in summary["split"].items()]))
+    tables.append(("scoring category", ("points", "share", "per player", "events", "per game", "games scored"),
+                   [(k, (r["points"], f"{r['share']:.1%}", f"{r['per_player']:.2f}", r["events"],
+                         f"{r['events'] / max(n, 1):.2f}", f"{r['games_scored']}/{n}"))
+                    for k, r in summary["categories"].items()]))
+    print(title)
+    for head, columns, body in tables:
+        if markdown:
+            print(f"| {head} | " + " | ".join(columns) + " |")
+            print("|---|" + "---:|" * len(columns))
+            for name, values in body:
+                print(f"| {name} | " + " | ".join(str(v) for v in values) + " |")
+        else:
+            print(f"{head:<28}" + "".join(f"{c:>14}" for c in columns))
+            for name, values in body:
+                print(f"{name:<28}" + "".join(f"{v!s:>14}" for v in values))
+        print()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -149,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--json", type=Path, default=None, help="also write the games and the summary here")
+    p.add_argument("--markdown", action="store_true", help="print the tables as markdown")
     args = p.parse_args(argv)
     entry = game_entry(args.game)
     if args.players not in entry.player_counts:
@@ -175,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = summarise(games, args.players)
     title = (f"{entry.title}, {args.players} players, agents {','.join(agents)}, {len(games)} games "
              f"(seeds {args.seed}-{args.seed + args.games - 1}), {time.perf_counter() - start:.0f} s this run\n")
-    print_summary(summary, all_blocks(args.game, args.players), title)
+    print_summary(summary, all_blocks(args.game, args.players), title, args.markdown)
     if args.json:
         save_games(args.json, run, done, summary)
     return 0
