@@ -21,7 +21,7 @@ import numpy as np
 from agents import make_agent
 from agents.base import Agent
 from mk_env.core.text import printable
-from mk_env.games import DEFAULT_GAME, game_entry, game_names
+from mk_env.games import DEFAULT_GAME, GAMES, game_entry, game_names
 from mk_env.games import make_game as make_suite_game
 from mk_env.mountain_king.rules import Game, GameState
 from mk_env.core.view import PlayerView
@@ -145,6 +145,12 @@ def game_options(game: str, **options: Any) -> dict[str, Any]:
     return given
 
 
+def option_of(option: str) -> str:
+    """Which games take game option ``option`` (the game card's ``options``), for a flag's help."""
+    games = [e.name for e in GAMES.values() if option in e.options]
+    return f"a game option of {', '.join(games)}" if games else "no game takes it"
+
+
 def add_game_argument(parser, supported: tuple[str, ...] | None = None, default: str | None = DEFAULT_GAME) -> None:
     """``--game NAME``, one of the suite's games (default: the first game; ``default=None`` lets a command
     tell a game not given). A command that serves only some of them names them in ``supported``: another
@@ -170,7 +176,8 @@ def register(subparsers) -> None:
     p.add_argument("--agents", required=True, help="comma-separated agent specs, one per seat (2-5)")
     add_game_argument(p)
     p.add_argument("--seed", type=cli.seed, default=0, help="game seed, >= 0 (default 0)")
-    p.add_argument("--board-side", default=None, help="board side (default: by player count)")
+    p.add_argument("--board-side", default=None,
+                   help=f"board side (default: by player count; {option_of('board_side')})")
     p.add_argument("--trust", action="store_true",
                    help="let ppo:PATH name a Stable-Baselines3 .zip (loading one unpickles code: only "
                         "files you trust; docs/security.md)")
@@ -178,7 +185,7 @@ def register(subparsers) -> None:
                    help="save the game record to FILE")
     p.add_argument("--payment", choices=("auto", "choose"), default=None,
                    help="who picks the tokens that pay: auto (the engine's fixed order, default) or choose "
-                        "(the payer; first game only)")
+                        f"(the payer; {option_of('payment')})")
     p.add_argument("--teams", action="store_true",
-                   help="team variant: 4 agents, seats 0 and 3 against seats 1 and 2")
+                   help=f"team variant: 4 agents, seats 0 and 3 against seats 1 and 2 ({option_of('team_mode')})")
     p.set_defaults(func=_cmd)

@@ -45,7 +45,7 @@ from mk_env.core.text import printable
 from mk_env.games import DEFAULT_GAME, game_entry
 
 from . import cli
-from .play import add_game_argument, game_options, make_game, parse_agents, run_game
+from .play import add_game_argument, game_options, make_game, option_of, parse_agents, run_game
 from .ratings import balance, summarize
 from .tournament_results import leaderboard, write_charts
 from .tournament_schedule import parse_team, schedule, team_schedule
@@ -340,9 +340,10 @@ def register(subparsers) -> None:
                    help=f"players per game, 2-5 (default {DEFAULT_PLAYERS}; 4 with --teams)")
     p.add_argument("--payment", choices=("auto", "choose"), default=None,
                    help="who picks the tokens that pay: auto (the engine's fixed order, default) or choose "
-                        "(the payer; first game only)")
+                        f"(the payer; {option_of('payment')})")
     p.add_argument("--teams", action="store_true",
-                   help="team variant: 4 players, --agents are pairings like heuristic+heuristic,random")
+                   help="team variant: 4 players, --agents are pairings like heuristic+heuristic,random "
+                        f"({option_of('team_mode')})")
     p.add_argument("--games", type=cli.game_count, default=DEFAULT_GAMES,
                    help=f"games (default {DEFAULT_GAMES})")
     p.add_argument("--seed", type=cli.seed, default=0, help="tournament seed, >= 0 (default 0)")
@@ -350,7 +351,8 @@ def register(subparsers) -> None:
                    help="parallel worker processes (default 2)")
     p.add_argument("--out", type=cli.out_dir, default=DEFAULT_OUT,
                    help=f"output folder, resumable (default {DEFAULT_OUT})")
-    p.add_argument("--board-side", default=None, help="board side (default: by player count)")
+    p.add_argument("--board-side", default=None,
+                   help=f"board side (default: by player count; {option_of('board_side')})")
     p.add_argument("--trust", action="store_true",
                    help="let ppo:PATH name a Stable-Baselines3 .zip (loading one unpickles code: only "
                         "files you trust; docs/security.md)")

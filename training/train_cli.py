@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from mk_env.games import DEFAULT_GAME
 
 from . import cli
-from .play import add_game_argument, game_options
+from .play import add_game_argument, game_options, option_of
 from .run_files import record_threads
 from .selfplay import DEFAULT_OPPONENTS
 from .stopping import TrainingStopped
@@ -237,7 +237,8 @@ def register(subparsers) -> None:
                    help="epochs of the warm start (default 4)")
     p.add_argument("--threads", type=cli.positive_int, default=None,
                    help="torch threads of the main process (default 1; with --resume: the run's own)")
-    p.add_argument("--board-side", default=None, help="board side (default: by player count)")
+    p.add_argument("--board-side", default=None,
+                   help=f"board side (default: by player count; {option_of('board_side')})")
     p.add_argument("--algo", choices=tuple(ALGORITHMS), default=None,
                    help="training algorithm: " + "; ".join(f"{k}: {a.help}" for k, a in ALGORITHMS.items())
                         + f" (default {DEFAULT_ALGO}; with --resume: the run's own)")
