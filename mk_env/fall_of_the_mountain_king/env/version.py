@@ -9,10 +9,7 @@ PettingZoo nor Gymnasium.
 
 from __future__ import annotations
 
-from typing import Any
-
-from mk_env.core.env.version import fingerprint
-from mk_env.core.env.version import layout_description as shared_description
+from mk_env.core.env.version import layout_functions
 from mk_env.core.env.version import version_lines as shared_version_lines
 
 ENV_VERSION = 1
@@ -45,17 +42,7 @@ def version_lines() -> str:
     return shared_version_lines(VERSION_HISTORY)
 
 
-def layout_description(game: Any) -> dict[str, Any]:
-    """What the fingerprint hashes: the environment name, the observation arrays (key, shape, entry names)
-    and the action blocks (name, size) of ``game``."""
-    from .observation import FallObserver
-
-    sizes = [(str(block), size) for block, size in game.layout.sizes.items()]
-    return shared_description(ENV_NAME, FallObserver(game).fields, sizes)
-
-
-def layout_fingerprint(game: Any) -> str:
-    """A short hex digest of what a trained policy depends on: the environment name, the observation arrays
-    (key, shape, entry names) and the action blocks (name, size) of ``game``
-    (a :class:`mk_env.fall_of_the_mountain_king.rules.Game`), computed as for every game of the suite."""
-    return fingerprint(layout_description(game))
+#: what the fingerprint hashes, and its 16 hex digits (a model file records it; ``ppo:PATH`` refuses a game whose
+#: fingerprint differs), computed as for every game (:mod:`mk_env.core.env.version`)
+layout_description, layout_fingerprint = layout_functions(
+    ENV_NAME, "mk_env.fall_of_the_mountain_king.env.observation:FallObserver")

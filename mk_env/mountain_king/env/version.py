@@ -12,10 +12,7 @@ with a clear error; a test pins the fingerprints of the default configurations t
 
 from __future__ import annotations
 
-from typing import Any
-
-from mk_env.core.env.version import fingerprint
-from mk_env.core.env.version import layout_description as shared_description
+from mk_env.core.env.version import layout_functions
 from mk_env.core.env.version import version_lines as shared_version_lines
 
 ENV_VERSION = 2
@@ -68,15 +65,7 @@ def version_lines() -> str:
     return shared_version_lines(VERSION_HISTORY)
 
 
-def layout_description(game: Any) -> dict[str, Any]:
-    """What the fingerprint hashes: the environment name, the observation arrays (key, shape, entry
-    names) and the action blocks (name, size) of ``game`` (a :class:`mk_env.mountain_king.rules.Game`)."""
-    from .observation import Observer
-
-    layout = game.layout
-    return shared_description(ENV_NAME, Observer(game).fields, [(b, layout.sizes[b]) for b in layout.BLOCKS])
-
-
-def layout_fingerprint(game: Any) -> str:
-    """A short hex digest of :func:`layout_description` (16 hex digits of its SHA-256)."""
-    return fingerprint(layout_description(game))
+#: what the fingerprint hashes, and its 16 hex digits (a model file records it; ``ppo:PATH`` refuses a game whose
+#: fingerprint differs), computed as for every game (:mod:`mk_env.core.env.version`)
+layout_description, layout_fingerprint = layout_functions(
+    ENV_NAME, "mk_env.mountain_king.env.observation:Observer")
