@@ -42,6 +42,7 @@ class GameEntry:
     single_seat: str  # "module:Class", the single-seat ``gymnasium.Env`` the Gymnasium id makes
     view: str = ""  # "module:VIEW": how a record shows on the replay page and in ``mk-env replay``
     options: tuple[str, ...] = ()  # the game options a command may pass on (besides num_players)
+    points: str = "points"  # what the game's score is called in its rules (leaderboards, charts)
 
     def game_class(self) -> Any:
         """The game's ``Game`` class (its module imported on first use)."""
@@ -82,16 +83,16 @@ GAMES: dict[str, GameEntry] = {e.name: e for e in (
               "mk_env.mountain_king.env", "mk_env.invariants:check_invariants", "agents.heuristic",
               "MountainKing", "mk_env.mountain_king.env.single_seat:SingleSeatEnv",
               "mk_env.mountain_king.env.replay_html:MOUNTAIN_KING_VIEW",
-              ("board_side", "workshops", "team_mode", "payment")),
+              ("board_side", "workshops", "team_mode", "payment"), points="honour"),
     GameEntry("cave_troll", "Cave Troll", (2, 3, 4), "mk_env.cave_troll.rules:Game", "mk_env.cave_troll.env",
               "mk_env.cave_troll.rules.invariants:check", "agents.cave_troll_heuristic",
               "CaveTroll", "mk_env.cave_troll.env.single_seat:SingleSeatCaveTroll",
-              "mk_env.cave_troll.env.replay:CAVE_TROLL_VIEW"),
+              "mk_env.cave_troll.env.replay:CAVE_TROLL_VIEW", points="gold"),
     GameEntry("fall_of_the_mountain_king", "Fall of the Mountain King", (2, 3, 4, 5),
               "mk_env.fall_of_the_mountain_king.rules:Game", "mk_env.fall_of_the_mountain_king.env",
               "mk_env.fall_of_the_mountain_king.rules.invariants:check", "agents.fall_heuristic",
               "FallOfTheMountainKing", "mk_env.fall_of_the_mountain_king.env.single_seat:SingleSeatFall",
-              "mk_env.fall_of_the_mountain_king.env.replay:FALL_VIEW"),
+              "mk_env.fall_of_the_mountain_king.env.replay:FALL_VIEW", points="honor"),
 )}
 
 

@@ -1,5 +1,5 @@
-"""The results of a tournament shown: the leaderboard table and the charts (ratings, where honour
-comes from)."""
+"""The results of a tournament shown: the leaderboard table and the charts (ratings, where the points come
+from), in the game's own word for its points (the game card's ``points``: honour, gold, honor)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,12 @@ from typing import Any
 import numpy as np
 
 from mk_env.core.text import printable
+from mk_env.games import DEFAULT_GAME, game_entry
+
+
+def points_word(results: dict[str, Any]) -> str:
+    """What the tournament's game calls its points."""
+    return game_entry(results.get("config", {}).get("game") or DEFAULT_GAME).points
 
 
 def leaderboard(results: dict[str, Any]):
@@ -18,7 +24,7 @@ def leaderboard(results: dict[str, Any]):
     table = Table(title=f"Leaderboard ({len(results['games'])} games, "
                         f"{results['config']['players']} players)")
     for col in ("rank", "agent", "rating mu", "sigma", "win rate", "95% CI", "mean rank",
-                "mean honour"):
+                f"mean {points_word(results)}"):
         table.add_column(col, justify="left" if col == "agent" else "right")
     rows = sorted(results["agents"].items(), key=lambda kv: -kv[1]["rating_mu"])
     for i, (spec, a) in enumerate(rows):
@@ -30,7 +36,7 @@ def leaderboard(results: dict[str, Any]):
 
 
 def write_charts(results: dict[str, Any], out: Path) -> list[Path]:
-    """ratings.png (mu with 2-sigma bars) and scores.png (mean honour by scoring category)."""
+    """ratings.png (mu with 2-sigma bars) and scores.png (mean points by scoring category)."""
     from matplotlib.figure import Figure  # object API: leaves the caller's backend alone
     agents = sorted(results["agents"], key=lambda a: -results["agents"][a]["rating_mu"])
     stats = [results["agents"][a] for a in agents]
@@ -51,8 +57,8 @@ def write_charts(results: dict[str, Any], out: Path) -> list[Path]:
         vals = np.array([s["honour_breakdown"].get(c, 0.0) for s in stats])
         ax.bar(agents, vals, bottom=bottom, label=c)
         bottom += vals
-    ax.set_ylabel("mean honour per game")
-    ax.set_title("Where honour comes from")
+    ax.set_ylabel(f"mean {points_word(results)} per game")
+    ax.set_title(f"Where {points_word(results)} comes from")
     ax.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     paths.append(out / "scores.png")
