@@ -22,6 +22,8 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
+from mk_env.games import DEFAULT_GAME
+
 from .fast_ppo_env import VecGames
 
 #: PPO's settings of a run and their defaults (the names of agents.policy_description.HYPERPARAMETERS)
@@ -184,12 +186,12 @@ class FastPPO:
 
 def imitate(policy: Any, spec: str, decisions: int, epochs: int = 4, batch_size: int = 128,
             seed: int = 0, game_options: dict[str, Any] | None = None, players: int = 2,
-            lr: float = 1e-3) -> float:
-    """Clone ``decisions`` decisions of agent ``spec`` (playing every seat of the first game) into
+            lr: float = 1e-3, game: str = DEFAULT_GAME) -> float:
+    """Clone ``decisions`` decisions of agent ``spec`` (playing every seat of ``game``) into
     ``policy`` by masked cross-entropy (Adam at ``lr``, its own optimizer); the last epoch's mean
     loss. The value head is left to PPO."""
     from .imitation import collect_decisions
-    obs, masks, actions = collect_decisions(spec, decisions, players, seed, game_options)
+    obs, masks, actions = collect_decisions(spec, decisions, players, seed, game_options, game)
     flat = np.concatenate([obs[k].reshape(len(actions), -1) for k in policy.features.keys], axis=1)
     n_actions, rng = policy.head.n_actions, np.random.default_rng(seed)
     optimizer = torch.optim.Adam(policy.parameters(), lr=lr)

@@ -231,8 +231,6 @@ def train_fast_ppo(out: str | Path, timesteps: int, resume: bool = False, thread
     else:
         settings = {**FAST_DEFAULTS, **given}
         check_fast_settings(settings, timesteps)
-        if imitate_spec and settings["game"] != DEFAULT_GAME:
-            raise ValueError(f"--imitate warms up a run of {DEFAULT_GAME} only so far, not {settings['game']}")
         torch.manual_seed(settings["seed"])
         policy = build_policy(settings["game"], settings["players"], settings["game_options"],
                               **settings["features"])
@@ -241,7 +239,8 @@ def train_fast_ppo(out: str | Path, timesteps: int, resume: bool = False, thread
         if imitate_spec:
             t0 = time.perf_counter()
             loss = imitate(policy, imitate_spec, imitate_decisions, imitate_epochs, seed=settings["seed"],
-                           game_options=settings["game_options"], players=settings["players"])
+                           game_options=settings["game_options"], players=settings["players"],
+                           game=settings["game"])
             seconds = time.perf_counter() - t0
             print(f"[imitate] {imitate_decisions} decisions of {imitate_spec}: loss {loss:.3f}, {seconds:.0f} s",
                   flush=True)

@@ -7,13 +7,16 @@ from typing import Any
 
 import numpy as np
 
+from mk_env.games import DEFAULT_GAME, game_entry, load
+
 
 def collect_decisions(spec: str, decisions: int, players: int = 2, seed: int = 0,
-                      game_options: dict[str, Any] | None = None) -> tuple[dict, np.ndarray, np.ndarray]:
-    """``decisions`` (observation, mask, action) triples of agent ``spec`` playing every seat."""
+                      game_options: dict[str, Any] | None = None,
+                      game: str = DEFAULT_GAME) -> tuple[dict, np.ndarray, np.ndarray]:
+    """``decisions`` (observation, mask, action) triples of agent ``spec`` playing every seat of ``game``."""
     from agents import make_agent
-    from mk_env.mountain_king.env import raw_env
     from mk_env.core.view import PlayerView
+    raw_env = load(game_entry(game).env).raw_env
     env, agent, rng = raw_env(players, **(game_options or {})), make_agent(spec), np.random.default_rng(seed)
     obs_rows: list[dict] = []
     masks, actions, game = [], [], 0
@@ -36,12 +39,13 @@ def collect_decisions(spec: str, decisions: int, players: int = 2, seed: int = 0
 
 
 def imitate(model: Any, spec: str, decisions: int, epochs: int = 4, batch_size: int = 128,
-            seed: int = 0, game_options: dict[str, Any] | None = None, lr: float = 1e-3) -> float:
+            seed: int = 0, game_options: dict[str, Any] | None = None, lr: float = 1e-3,
+            game: str = DEFAULT_GAME) -> float:
     """Warm-start the policy by behaviour cloning of agent ``spec`` (masked cross-entropy, Adam at
     ``lr``, a fresh optimizer state for PPO after); the last epoch's mean loss. The value head is
     left to PPO."""
     import torch
-    obs, masks, actions = collect_decisions(spec, decisions, _players(model), seed, game_options)
+    obs, masks, actions = collect_decisions(spec, decisions, _players(model), seed, game_options, game)
     n_actions = model.action_space.n
     policy, rng = model.policy, np.random.default_rng(seed)
     ppo_optimizer = policy.optimizer

@@ -130,8 +130,6 @@ def train(out: str | Path = DEFAULT_OUT, timesteps: int = 200_000, resume: bool 
         settings, changed = resume_settings(stored, given)
     else:
         settings = new_run_settings(given)
-    if imitate_spec and settings["game"] != DEFAULT_GAME:
-        raise ValueError(f"--imitate warms up a run of {DEFAULT_GAME} only so far, not {settings['game']}")
     check_settings(settings, timesteps, threads)
     torch.set_num_threads(threads)
     out.mkdir(parents=True, exist_ok=True)
@@ -172,7 +170,7 @@ def _new_model(venv: Any, settings: dict[str, Any], tb: str | None, verbose: int
         return model, 0.0
     t0 = time.perf_counter()
     loss = imitate(model, imitate_spec, imitate_decisions, imitate_epochs, seed=settings["seed"],
-                   game_options=settings["game_options"])
+                   game_options=settings["game_options"], game=settings["game"])
     seconds = time.perf_counter() - t0
     print(f"[imitate] {imitate_decisions} decisions of {imitate_spec}: loss {loss:.3f}, "
           f"{seconds:.0f} s", flush=True)

@@ -109,9 +109,19 @@ def test_a_cave_troll_model_for_another_player_count_is_refused(run: Path) -> No
     (["--extractor", "cnn"], "--extractor 'cnn': allowed for cave_troll: flat"),
     (["--board-side", "winter"], "--board-side is not an option of cave_troll"),
     (["--players", "5"], "--players 5: Cave Troll is for 2 to 4 players"),
-    (["--imitate", "heuristic:100"], "--imitate warms up a run of mountain_king only"),
 ])
 def test_cave_troll_training_misuse_is_one_line(argv: list[str], says: str, tmp_path: Path,
                                                 capsys: pytest.CaptureFixture) -> None:
     assert main(["train", "--game", "cave_troll", "--timesteps", "64", "--out", str(tmp_path), *argv]) == 2
     assert says in _one_line_error(capsys, "train")
+
+
+@pytest.mark.parametrize("algo", ["maskable-ppo", "ppo"])
+def test_a_cave_troll_run_warms_up_by_imitation(algo: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """``--imitate AGENT:DECISIONS`` clones the heuristic's Cave Troll decisions before self-play, with either
+    PPO (it was the first game's only)."""
+    argv = ["train", "--algo", algo, "--game", "cave_troll", "--imitate", "heuristic:60", "--timesteps", "64",
+            "--n-steps", "32", "--batch-size", "32", "--eval-every", "0", "--out", str(tmp_path / algo)]
+    assert main(argv + (["--envs", "1"] if algo == "maskable-ppo" else ["--envs", "2"])) == 0
+    out = capsys.readouterr().out
+    assert "[imitate] 60 decisions of heuristic: loss" in out
