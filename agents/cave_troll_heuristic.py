@@ -50,6 +50,10 @@ PROGRESS_VALUE = 0.15
 LOOKAHEAD = 3
 #: sub-decisions settled inside a valuation, at most (a Cave Troll asks each player once)
 SETTLE_LIMIT = 12
+#: the search's constants for this game (agents.evaluation.SEARCH_DEFAULTS): its evaluation is already a margin
+#: over the best opponent, so its margins of margins run twice the first game's; lookahead priors at the root
+#: only, where a lookahead costs about twice a quick choice (docs/tournament.md, Scaling)
+SEARCH_VALUE_SCALE, SEARCH_LOOKAHEAD = 20.0, 1
 #: ties go to the earlier block in this order (then to the lower action number)
 PREFERENCE = (Block.MOVE, Block.PLACE, Block.PUSH, Block.PUSH_TO, Block.ORC, Block.STEP, Block.TELEPORT,
               Block.DRAW, Block.SWORD, Block.WAND, Block.IDOL, Block.HELM, Block.CHALICE, Block.CLOAK,

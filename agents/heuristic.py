@@ -37,6 +37,14 @@ __all__ = ["HeuristicAgent", "best_action", "candidates", "dig_scores", "establi
            "split_blocks", "step2_open", "top_digs", "useful_trades", "SUB_PHASES"]
 
 STEP1, STEP2 = int(Phase.STEP1), int(Phase.STEP2)
+#: the search's constants for this game (agents.evaluation.SEARCH_DEFAULTS). The margin that counts as a
+#: near-certain win: 10 honour is overconfident as a forecast of the winner (benchmarks/value_calibration.py: the
+#: scales that fit 2-player heuristic self-play are 15-18 in the last turns, 25-70 before), but a scale that grows
+#: with the turns left played no better (docs/tournament.md, The leaf value's scale). Lookahead priors at every
+#: depth looked better here (docs/tournament.md, Scaling). Two rounds of rollout played better than one at a
+#: fixed budget: on the README's 200 deals (``mk-env tournament --agents heuristic,mcts:16 --players 2 --games
+#: 200``) ``mcts:16`` won 70.5% with one round and 77.0% with two (docs/tournament.md, The rollout: two rounds).
+SEARCH_VALUE_SCALE, SEARCH_LOOKAHEAD, SEARCH_ROLLOUT_ROUNDS = 10.0, None, 2
 #: spells whose effect is a permission for a later step of the turn, and the flag it sets
 ENABLERS = {"bribe_any": "bribe_any", "ignore_rubble": "ignore_rubble", "extra_workshop": "workshops_left"}
 

@@ -18,7 +18,7 @@ per decision), with options after a ``?``, joined by ``&``::
 
 ``workers`` (root parallelism, default 1), ``horizon`` (changes of the player to move the tree spans,
 default one round), ``rollout`` (changes of the player to move after which leaves are valued, at least the
-horizon; default: two rounds in the first game, :data:`DEFAULT_ROLLOUT_ROUNDS`, the horizon in the others;
+horizon; default: the game's ``SEARCH_ROLLOUT_ROUNDS``, two rounds in the first game, the horizon in the others;
 ``rollout=2`` at 2 players is the one-round rollout of before), ``depth`` (decisions the tree spans at
 most, default 60), ``c`` (the PUCT exploration constant, default 0.5), ``lookahead`` (the tree depths
 that get the heuristic's lookahead priors; default: every depth in the first game, the root only in Cave
@@ -35,21 +35,15 @@ from dataclasses import replace
 
 import numpy as np
 
-from mk_env.games import game_name
 from mk_env.core.view import PlayerView
 
 from .base import BaseAgent, search_budget
+from .evaluation import search_constant
 from .search_eval import HeuristicEvaluator
 from .search_parallel import RootPool
 from .search_tree import Evaluator, Search, SearchConfig
 
 DEFAULT_SIMULATIONS = 48
-#: rounds of play before a leaf is valued (its rollout runs to ``rounds x players`` changes of the player
-#: to move from the root, at least the tree's horizon) when the spec gives no ``rollout``, per game (others:
-#: 1, the tree's horizon). In the first game two rounds played better than one at a fixed budget: on the
-#: README's 200 deals (``mk-env tournament --agents heuristic,mcts:16 --players 2 --games 200``) ``mcts:16``
-#: won 70.5% with one round and 77.0% with two (docs/tournament.md, The rollout: two rounds).
-DEFAULT_ROLLOUT_ROUNDS = {"mountain_king": 2}
 #: the agent's PUCT constant (SearchConfig's own default, 1.5, serves a network's search). The heuristic's
 #: values are squashed margins (tanh(margin / 10)), and sibling actions differ by a few honour points, a
 #: tenth or two of value, so a smaller constant lets them outweigh the priors sooner: on the same 5 deals
@@ -107,10 +101,12 @@ class MCTSAgent(BaseAgent):
 
     def config_for(self, view: PlayerView) -> SearchConfig:
         """The search's shape for ``view``'s game: the agent's config, with the game's default rollout
-        (:data:`DEFAULT_ROLLOUT_ROUNDS`) where the config sets none."""
+        (its evaluation module's ``SEARCH_ROLLOUT_ROUNDS``: rounds of play before a leaf is valued, the rollout
+        running to ``rounds x players`` changes of the player to move, at least the tree's horizon) where the
+        config sets none."""
         if self.config.rollout_horizon is not None:
             return self.config
-        rounds = DEFAULT_ROLLOUT_ROUNDS.get(game_name(view.game), 1)
+        rounds = search_constant(view.game, "SEARCH_ROLLOUT_ROUNDS")
         horizon = self.config.horizon or view.num_players
         if rounds * view.num_players <= horizon:
             return self.config

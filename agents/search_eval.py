@@ -10,7 +10,7 @@ AlphaZero-style training batches the leaves of many games into one forward); the
   Value: the quick policy plays on from the leaf to the search's rollout horizon (so every iteration is
   scored at the same point of the game), the pending sub-decisions are settled and each seat's
   evaluation becomes its margin over the best other seat, squashed: ``tanh(margin / scale)`` (the game's
-  scale, :data:`VALUE_SCALES`, or the evaluator's ``scale``). At the end of the game: the true returns.
+  scale, its evaluation module's ``SEARCH_VALUE_SCALE``, or the evaluator's ``scale``). At the end of the game: the true returns.
 * :class:`UniformEvaluator`: uniform priors and a value of 0 (tests; a search guided only by its visits).
 """
 
@@ -21,24 +21,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from mk_env.games import game_name
-
-from .evaluation import evaluation_of
+from .evaluation import evaluation_of, search_constant
 from .search_tree import Leaf
 
-#: the evaluation margin that counts as a near-certain win, per game (honour points; Cave Troll's
-#: evaluation is already a margin over the best opponent, so its margins of margins run twice as large).
-#: The first game's 10 is overconfident as a forecast of the winner (benchmarks/value_calibration.py: the
-#: scales that fit 2-player heuristic self-play are 15-18 in the last turns, 25-70 before), but a scale
-#: that grows with the turns left played no better (docs/tournament.md, The leaf value's scale)
-VALUE_SCALES = {"mountain_king": 10.0, "cave_troll": 20.0}
-DEFAULT_VALUE_SCALE = 10.0
 #: decisions a rollout may take per seat before it is cut (a safety cap; a round is far shorter)
 ROLLOUT_DECISIONS = 40
-#: the tree depths given lookahead priors by default, per game (None: every depth). Small samples under
-#: contention (docs/tournament.md, Scaling): every depth looked better in the first game, the root only
-#: in Cave Troll, where a lookahead also costs about twice a quick choice.
-DEFAULT_LOOKAHEAD: dict[str, int | None] = {"mountain_king": None, "cave_troll": 1}
+#: ``lookahead_depth`` meaning the game's own (its evaluation module's ``SEARCH_LOOKAHEAD``)
 GAME_DEFAULT = "game"
 
 
@@ -46,7 +34,7 @@ class HeuristicEvaluator:
     """Priors, rollouts and values from the game's evaluation module. ``lookahead_depth``: leaves at
     fewer decisions from the root than this get lookahead priors (softmax of the values over
     ``temperature`` points), deeper ones the cheap quick-first priors (None: lookahead at every depth;
-    ``"game"``: the game's default, :data:`DEFAULT_LOOKAHEAD`); ``rollout``: play on to the horizon (False:
+    ``"game"``: the game's own, its evaluation module's ``SEARCH_LOOKAHEAD``); ``rollout``: play on to the horizon (False:
     value the leaf where it is); ``scale``: the margin scale of the values (None: the game's)."""
 
     def __init__(self, lookahead_depth: int | None | str = GAME_DEFAULT, temperature: float = 1.5,
@@ -77,7 +65,7 @@ class HeuristicEvaluator:
             return np.ones(1)
         depth = self.lookahead_depth
         if depth == GAME_DEFAULT:
-            depth = DEFAULT_LOOKAHEAD.get(game_name(leaf.state.game))
+            depth = search_constant(leaf.state.game, "SEARCH_LOOKAHEAD")
         if depth is None or leaf.depth < depth:
             v = np.asarray(H.lookahead_values(leaf.state, leaf.player, actions), dtype=float)
             z = np.exp((v - v.max()) / self.temperature)
@@ -130,5 +118,5 @@ def state_values(H: Any, st: Any, scale: float | None = None) -> list[float]:
         return [float(x) for x in st.returns()]
     n = st.num_players
     v = np.array([H.evaluate(st, q) for q in range(n)], dtype=float)
-    scale = scale or VALUE_SCALES.get(game_name(st.game), DEFAULT_VALUE_SCALE)
+    scale = scale or search_constant(st.game, "SEARCH_VALUE_SCALE")
     return [math.tanh((v[q] - np.delete(v, q).max()) / scale) for q in range(n)]

@@ -43,6 +43,9 @@ class GameEntry:
     view: str = ""  # "module:VIEW": how a record shows on the replay page and in ``mk-env replay``
     options: tuple[str, ...] = ()  # the game options a command may pass on (besides num_players)
     points: str = "points"  # what the game's score is called in its rules (leaderboards, charts)
+    #: the feature extractors of agents.networks its observation fits, the default first (``cnn`` reads the
+    #: first game's board as a grid; a game without a grid is read flat through an MLP)
+    extractors: tuple[str, ...] = ("flat",)
 
     def game_class(self) -> Any:
         """The game's ``Game`` class (its module imported on first use)."""
@@ -83,7 +86,7 @@ GAMES: dict[str, GameEntry] = {e.name: e for e in (
               "mk_env.mountain_king.env", "mk_env.invariants:check_invariants", "agents.heuristic",
               "MountainKing", "mk_env.mountain_king.env.single_seat:SingleSeatEnv",
               "mk_env.mountain_king.env.replay_html:MOUNTAIN_KING_VIEW",
-              ("board_side", "workshops", "team_mode", "payment"), points="honour"),
+              ("board_side", "workshops", "team_mode", "payment"), points="honour", extractors=("cnn", "flat")),
     GameEntry("cave_troll", "Cave Troll", (2, 3, 4), "mk_env.cave_troll.rules:Game", "mk_env.cave_troll.env",
               "mk_env.cave_troll.rules.invariants:check", "agents.cave_troll_heuristic",
               "CaveTroll", "mk_env.cave_troll.env.single_seat:SingleSeatCaveTroll",

@@ -22,11 +22,6 @@ DEFAULTS: dict[str, Any] = dict(
     extractor="cnn", n_steps=512, batch_size=256, n_epochs=4, learning_rate=3e-4, ent_coef=0.01,
     gamma=0.99, snapshot_every=20_000, keep_snapshots=10, checkpoint_every=20_000, eval_every=10_000,
     eval_games=40, gauntlet=["random", "heuristic"], game_options={})
-#: the extractor a new run of a game takes when ``--extractor`` is not given (the others: ``cnn``, which
-#: reads the first game's board as a grid; Cave Troll's lair is a graph, read flat through an MLP)
-GAME_EXTRACTORS = {"cave_troll": "flat", "fall_of_the_mountain_king": "flat"}
-#: the extractors a game's observation fits (a game not named here: every extractor)
-GAME_ALLOWED_EXTRACTORS = {"cave_troll": ("flat",), "fall_of_the_mountain_king": ("flat",)}
 #: settings a resumed run cannot change: the network's shape and the game it reads
 FIXED_ON_RESUME = ("game", "players", "extractor", "game_options")
 #: settings PPO itself holds (the others shape the envs, the pool and the bookkeeping)
@@ -66,8 +61,8 @@ def resume_settings(stored: dict[str, Any], given: dict[str, Any]) -> tuple[dict
 
 def new_run_settings(given: dict[str, Any]) -> dict[str, Any]:
     """The settings of a new run: :data:`DEFAULTS` with ``given`` applied (the extractor by game)."""
-    game = given.get("game", DEFAULT_GAME)
-    return {**DEFAULTS, "extractor": GAME_EXTRACTORS.get(game, DEFAULTS["extractor"]), **given}
+    game = given.get("game") or DEFAULT_GAME
+    return {**DEFAULTS, "extractor": game_entry(game).extractors[0], **given}
 
 
 def flag(name: str) -> str:
@@ -87,7 +82,7 @@ def check_settings(s: dict[str, Any], timesteps: int, threads: int) -> None:
         raise ValueError(f"--timesteps {timesteps}: need at least 1")
     if s["reward"] not in REWARDS:
         raise ValueError(f"--reward {s['reward']!r}: allowed: {', '.join(REWARDS)}")
-    allowed = GAME_ALLOWED_EXTRACTORS.get(s["game"], tuple(EXTRACTORS))
+    allowed = tuple(x for x in game_entry(s["game"]).extractors if x in EXTRACTORS)
     if s["extractor"] not in allowed:
         raise ValueError(f"--extractor {s['extractor']!r}: allowed for {s['game']}: {', '.join(allowed)}")
     if s["vec"] not in VEC_KINDS:

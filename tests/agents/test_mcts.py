@@ -199,7 +199,7 @@ def test_the_tree_spans_the_horizon_past_its_own_turn(horizon: int) -> None:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_first_games_leaves_are_valued_two_rounds_ahead_unless_the_spec_says(players: int) -> None:
-    """The default rollout (DEFAULT_ROLLOUT_ROUNDS): two rounds in the first game, the tree's horizon (one
+    """The default rollout (each evaluation module's SEARCH_ROLLOUT_ROUNDS): two rounds in the first game, the tree's horizon (one
     round) in Cave Troll; ``rollout=N`` and a longer ``horizon`` are kept."""
     view = PlayerView(mid_game("mountain_king", players=players), 0)
     assert make_agent("mcts:8").config_for(view).rollout_horizon == 2 * players
