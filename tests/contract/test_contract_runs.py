@@ -14,17 +14,10 @@ import pytest
 import training.tournament as tour
 from mk_env.games import GAMES
 from training.tournament_schedule import schedule
+from tournament_checks import strip
 
 AGENTS = ["random", "heuristic"]
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="the kill hook reaches the workers by fork")
-
-
-def strip(results: dict) -> dict:
-    """Results without wall-clock times."""
-    out = json.loads(json.dumps(results))
-    for g in out["games"]:
-        g.pop("seconds")
-    return {k: out[k] for k in ("agents", "balance", "games")}
 
 
 def run(game: str, out: Path, games: int = 6, workers: int = 1) -> dict:

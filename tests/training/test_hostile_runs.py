@@ -23,20 +23,13 @@ from mk_env.mountain_king.rules.pack_loader import DEFAULT_PACK_DIR
 from training.cli import main
 from training.replay import lively_action
 from training.workers import WorkerDied, WorkerPool
+from tournament_checks import strip
 
 AGENTS = ["random", "heuristic"]
 #: a title change, a screen clear, a bell and a right-to-left override: what a hostile name may hold
 ESCAPES = "\x1b]0;pwned\x07\x1b[2J\u202e"
 
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="the kill hooks reach the workers by fork")
-
-
-def strip(results: dict) -> dict:
-    """Results without wall-clock times."""
-    out = json.loads(json.dumps(results))
-    for g in out["games"]:
-        g.pop("seconds")
-    return {k: out[k] for k in ("agents", "balance", "games")}
 
 
 def kill_worker(parent: int) -> None:

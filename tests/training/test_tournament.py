@@ -11,16 +11,9 @@ import training.tournament as tour
 from training.cli import main
 from training.ratings import wilson_interval
 from training.tournament_schedule import matches, schedule
+from tournament_checks import strip
 
 AGENTS = ["random", "heuristic"]
-
-
-def strip(results: dict) -> dict:
-    """Results without wall-clock times."""
-    out = json.loads(json.dumps(results))
-    for g in out["games"]:
-        g.pop("seconds")
-    return out
 
 
 def test_seats_rotate_with_duplicate_seeds():
