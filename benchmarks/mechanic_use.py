@@ -64,11 +64,6 @@ def replay_counts(game: Any, seed: int, actions: list[int]) -> tuple[dict[str, i
     return dict(events), dict(kinds)
 
 
-def scoring_events(game: Any, seed: int, actions: list[int]) -> dict[str, int]:
-    """For each scoring category, the decisions after which some seat's points in it rose."""
-    return replay_counts(game, seed, actions)[0]
-
-
 def _block_name(block: Any) -> str:
     return str(getattr(block, "name", block)).lower()
 

@@ -32,7 +32,7 @@ def test_scoring_events_count_the_decisions_that_scored():
     game = make_game("fall_of_the_mountain_king", 3)
     actions: list[int] = []
     state = run_game(["heuristic"] * 3, 0, game=game, actions=actions)
-    events = mechanic_use.scoring_events(game, 0, actions)
+    events, _ = mechanic_use.replay_counts(game, 0, actions)
     battle = sum(state.score_breakdown(p)["battle"] for p in range(3))
     assert (events.get("battle", 0) > 0) == (battle > 0)
     assert events.get("battle", 0) <= battle  # each battle won scores at least 1
