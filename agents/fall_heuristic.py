@@ -77,35 +77,35 @@ def projected(st: FallState) -> list[float]:
         return out
     g = st.game
     side, pack = g.side, g.pack
-    gnomes = [0] * side.size
-    for x in st.gnome_at:
-        if x >= 0:
-            gnomes[x] += 1
+    gnomes = set(st.gnome_at)  # the overrun caverns (and -1, no cavern)
     ctrl = _controllers(forces(st), st.lairs)
     scorings = max(0, len(pack.rules.supply_by_wave) - 1 - st.wave + 1) * DOMAIN_WEIGHT
     if scorings:
         for caverns in side.domain:
-            lost = sum(1 for c in caverns if gnomes[c])
-            held = [0] * n
+            lost, held = 0, [0] * n
             for c in caverns:
+                if c in gnomes:
+                    lost += 1
                 if ctrl[c] >= 0:
                     held[ctrl[c]] += 1
             for p in range(n):
                 if held[p]:
                     out[p] += scorings * (4 + 2 * held[p] - lost)
     for h, caverns in enumerate(side.halls):
-        held = [0] * n
-        overrun = sum(1 for c in caverns if gnomes[c])
+        overrun, held = 0, [0] * n
         for c in caverns:
-            if not gnomes[c] and ctrl[c] >= 0:
+            if c in gnomes:
+                overrun += 1
+            elif ctrl[c] >= 0:
                 held[ctrl[c]] += 1
         if st.starburst[h] >= 0:
             held[st.champ_owner[st.starburst[h]]] += 1
         top = max(max(held), overrun)
         if top:
-            tied = [p for p in range(n) if held[p] == top]
-            for p in tied:
-                out[p] += END_WEIGHT * st.hall_value[h] / (len(tied) + (overrun == top))
+            share = END_WEIGHT * st.hall_value[h] / (held.count(top) + (overrun == top))
+            for p in range(n):
+                if held[p] == top:
+                    out[p] += share
     table = pack.elder_table
     on_map = [sum(col) for col in zip(*st.trolls)]
     for p in range(n):
@@ -128,10 +128,12 @@ def _controllers(f: list[list[int]], lairs: list[list[int]]) -> list[int]:
     """Each location's controller: the seat with more trolls than any other single seat (a lair: its owner),
     -1 (:func:`~mk_env.fall_of_the_mountain_king.rules.board.controller` for every location at once)."""
     out = [-1] * len(f)
+    empty = [0] * len(f[0]) if f else []
     for x, row in enumerate(f):
-        best = max(row)
-        if best and row.count(best) == 1:
-            out[x] = row.index(best)
+        if row != empty:
+            best = max(row)
+            if row.count(best) == 1:
+                out[x] = row.index(best)
     for p, mine in enumerate(lairs):
         for x in mine:
             out[x] = p

@@ -62,10 +62,10 @@ def controller(st: FallState, loc: int, f: list[int] | None = None) -> int:
         return owner
     if f is None:
         f = force(st, loc)
-    best = max(range(len(f)), key=lambda p: f[p])
-    if f[best] == 0 or sum(1 for x in f if x == f[best]) > 1:
+    best = max(f)
+    if best == 0 or f.count(best) > 1:
         return -1
-    return best
+    return f.index(best)
 
 
 def dominates(st: FallState, seat: int, loc: int, f: list[int] | None = None) -> bool:

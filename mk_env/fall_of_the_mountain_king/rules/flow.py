@@ -96,4 +96,4 @@ def leader(amounts: list[int], stamps: list[int]) -> int:
 
 def standing(amounts: list[int], stamps: list[int]) -> list[int]:
     """The seats with any amount on a track, leader first (ties: the bottom marker of a stack leads)."""
-    return sorted((p for p, a in enumerate(amounts) if a > 0), key=lambda p: (-amounts[p], stamps[p]))
+    return [p for _, _, p in sorted((-a, s, p) for p, (a, s) in enumerate(zip(amounts, stamps)) if a > 0)]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -14,6 +15,9 @@ from . import engine, scoring
 from .fields import BY_SWARM, COPIED, DEALT, FIELD_NAMES, FIELDS, IN_DECK, NESTED, SHARED, SUPPLY, blank
 from .simultaneous import resample_committed
 from .vocabulary import PHASE_NAMES, Phase
+
+#: the fields of each kind at once (one call each, for :meth:`FallState.clone`)
+_SHARED_OF, _COPIED_OF, _NESTED_OF = attrgetter(*SHARED), attrgetter(*COPIED), attrgetter(*NESTED)
 
 if TYPE_CHECKING:
     from .game import Game
@@ -59,12 +63,12 @@ class FallState(ChanceState):
         other._rng = None
         other._rng_state = self._rng_dict()
         other._cache = dict(self._cache)
-        for name in SHARED:
-            setattr(other, name, getattr(self, name))
-        for name in COPIED:
-            setattr(other, name, getattr(self, name)[:])
-        for name in NESTED:
-            setattr(other, name, [x[:] for x in getattr(self, name)])
+        for name, value in zip(SHARED, _SHARED_OF(self)):
+            setattr(other, name, value)
+        for name, value in zip(COPIED, _COPIED_OF(self)):
+            setattr(other, name, value[:])
+        for name, value in zip(NESTED, _NESTED_OF(self)):
+            setattr(other, name, list(map(list.copy, value)))
         other.pending = {k: (v[:] if isinstance(v, list) else v) for k, v in self.pending.items()}
         other.tasks = [[a[:] if isinstance(a, list) else a for a in t] for t in self.tasks]  # list arguments too
         return other
