@@ -46,6 +46,9 @@ class GameEntry:
     #: the feature extractors of agents.networks its observation fits, the default first (``cnn`` reads the
     #: first game's board as a grid; a game without a grid is read flat through an MLP)
     extractors: tuple[str, ...] = ("flat",)
+    #: the module with what ``mk-env soak`` needs beyond the engine protocol (options drawn, policies, checks:
+    #: :mod:`training.soak_rules`); empty: the generic soak over the ``invariants`` checker
+    soak: str = ""
 
     def game_class(self) -> Any:
         """The game's ``Game`` class (its module imported on first use)."""
@@ -86,7 +89,8 @@ GAMES: dict[str, GameEntry] = {e.name: e for e in (
               "mk_env.mountain_king.env", "mk_env.invariants:check_invariants", "agents.heuristic",
               "MountainKing", "mk_env.mountain_king.env.single_seat:SingleSeatEnv",
               "mk_env.mountain_king.env.replay_html:MOUNTAIN_KING_VIEW",
-              ("board_side", "workshops", "team_mode", "payment"), points="honour", extractors=("cnn", "flat")),
+              ("board_side", "workshops", "team_mode", "payment"), points="honour", extractors=("cnn", "flat"),
+              soak="mk_env.mountain_king.soak"),
     GameEntry("cave_troll", "Cave Troll", (2, 3, 4), "mk_env.cave_troll.rules:Game", "mk_env.cave_troll.env",
               "mk_env.cave_troll.rules.invariants:check", "agents.cave_troll_heuristic",
               "CaveTroll", "mk_env.cave_troll.env.single_seat:SingleSeatCaveTroll",

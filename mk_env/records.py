@@ -144,16 +144,22 @@ def record_from_state(state: GameState, seed: int, agents: list[str] | None = No
     n = state.num_players
     if agents is not None and len(agents) != n:
         raise RecordError(f"agents: need {n} names (one per seat), got {len(agents)}")
-    name = game_name(state.game)
     if actions is None and not hasattr(state, "history"):
-        raise RecordError(f"a {name} state keeps no history: pass the applied actions (actions=...)")
-    options = state.game.options_dict() if hasattr(state.game, "options_dict") else {"num_players": n}
-    return GameRecord(
-        pack_id=state.game.pack.pack_id, options=options, seed=int(seed),
-        actions=[int(a) for a in (state.history if actions is None else actions)],
-        game=None if name == DEFAULT_GAME else name,
-        agents=None if agents is None else [str(a) for a in agents],
-        final_scores=final_scores(state) if state.is_terminal() else None)
+        raise RecordError(f"a {game_name(state.game)} state keeps no history: pass the applied actions "
+                          f"(actions=...)")
+    record = record_of_game(state.game, seed, state.history if actions is None else actions)
+    record.agents = None if agents is None else [str(a) for a in agents]
+    record.final_scores = final_scores(state) if state.is_terminal() else None
+    return record
+
+
+def record_of_game(game: Any, seed: int, actions: list[int]) -> GameRecord:
+    """The record of ``actions`` played in ``game`` (any game of the suite) from ``seed``: its game, pack
+    and options (``options_dict()`` where the game has options, else its player count)."""
+    name = game_name(game)
+    options = game.options_dict() if hasattr(game, "options_dict") else {"num_players": game.num_players}
+    return GameRecord(pack_id=game.pack.pack_id, options=options, seed=int(seed), actions=[int(a) for a in actions],
+                      game=None if name == DEFAULT_GAME else name)
 
 
 def save_record(record: GameRecord, path: str | os.PathLike) -> Path:

@@ -1,17 +1,11 @@
-"""``mk-env soak``: thousands of random games with every invariant checked after every decision.
+"""``mk-env soak``: thousands of random games of any game of the suite, every invariant checked after every
+decision.
 
-Each game draws its options (player count, board side, workshop selection, team mode, and in
-:data:`CHOOSE_PAYMENT_SHARE` of the games ``payment="choose"``) and a policy:
-
-* ``uniform``: uniform random over the legal actions;
-* ``no_trade``: uniform over the legal actions that are not trades, preferring anything but pass, so
-  that digs, great halls, statues, spells and workshops are exercised (random trading otherwise
-  dominates the action counts).
-
-After each decision :func:`mk_env.invariants.check_invariants` and :func:`~mk_env.invariants.check_step`
-run; a failure (an invariant, or an exception from the engine) stops that game and saves a record
-(a :mod:`mk_env.records` game record: options, seed, actions) that reproduces it:
-``mk-env soak --replay FILE``.
+Each game draws its player count (cycled over the game's, or the one given), the options its game declares
+(:mod:`training.soak_rules`: the first game draws its board side, workshops, team mode and payment rule) and
+one of the game's random policies. After each decision the game's checks run; a failure (a broken invariant,
+or an exception from the engine) stops that game and saves a game record (:mod:`mk_env.records`: game,
+options, seed, actions, with the soak's notes) that reproduces it: ``mk-env soak --replay FILE``.
 
 Workers. Games run in chunks of :data:`CHUNK` over ``workers`` processes. A worker that dies (killed
 for memory, SIGKILL) is reported with its chunk; each game of that chunk is then played alone in a
@@ -38,21 +32,15 @@ from typing import Any
 
 import numpy as np
 
-from mk_env.games import DEFAULT_GAME, game_entry
-from mk_env.games import make_game as make_suite_game
-from mk_env.invariants import check_end, check_invariants, check_step, component_totals
-from mk_env.records import GameRecord, game_of, load_record
-from mk_env.mountain_king.rules import Game, GameState
-from mk_env.mountain_king.rules.game import PLAYER_COUNTS, WORKSHOP_SELECTIONS
+from mk_env.core.text import printable
+from mk_env.games import DEFAULT_GAME, game_entry, make_game
+from mk_env.records import game_of, load_record, record_of_game
 
-from . import cli, soak_suite
+from . import cli
 from .play import add_game_argument
+from .soak_rules import soak_rules
 from .workers import WorkerDeath, WorkerPool
 
-POLICIES = ("uniform", "no_trade")
-#: the share of games played with ``payment="choose"`` (drawn from a stream of its own: the rest of each
-#: game's plan is what it was before the option)
-CHOOSE_PAYMENT_SHARE = 0.3
 #: games per job handed to a worker process
 CHUNK = 25
 #: how worker processes start (fork is faster; spawn shares nothing with the parent)
@@ -101,7 +89,7 @@ class SoakReport:
     def summary(self) -> str:
         """A plain-text summary table."""
         rate = self.games / self.seconds if self.seconds else 0.0
-        lines = [f"soak{'' if self.game == DEFAULT_GAME else ' of ' + self.game}: {self.games} games, "
+        lines = [f"soak of {self.game}: {self.games} games, "
                  f"{self.decisions} decisions checked, "
                  f"{len(self.failures)} failures, {self.seconds:.1f} s ({rate:.1f} games/s)", "",
                  f"{'players':>8} {'games':>8} {'mean turns':>11}"]
@@ -109,11 +97,10 @@ class SoakReport:
             g = self.games_by_players[n]
             lines.append(f"{n:>8} {g:>8} {self.turns_by_players[n] / max(g, 1):>11.1f}")
         lines += ["", f"{'policy':>8} {'games':>8}"]
-        policies = POLICIES if self.game == DEFAULT_GAME else soak_suite.POLICIES
-        lines += [f"{pol:>8} {self.games_by_policy[pol]:>8}" for pol in policies]
+        lines += [f"{pol:>8} {self.games_by_policy[pol]:>8}" for pol in soak_rules(self.game).policies]
         total = sum(self.blocks.values()) or 1
         lines += ["", f"{'action block':<18} {'uses':>10} {'share':>7}"]
-        listed = list(map(str, make_suite_game(self.game, 2).layout.offset))
+        listed = list(map(str, make_game(self.game, game_entry(self.game).player_counts[0]).layout.offset))
         for block in listed + sorted(set(self.blocks) - set(listed)):  # pay_token: payment="choose" games
             n = self.blocks.get(block, 0)
             lines.append(f"{block:<18} {n:>10} {100 * n / total:>6.2f}%")
@@ -128,65 +115,35 @@ class SoakReport:
 # one game
 # ================================================================================================
 def game_plan(index: int, players: str | int, seed: int, game: str = DEFAULT_GAME) -> tuple[dict, int, str]:
-    """(options, game seed, policy) of game ``index`` of a soak run: a pure function of its arguments,
-    so any game can be rerun alone (another game of the suite: :func:`training.soak_suite.plan`)."""
-    if game != DEFAULT_GAME:
-        return soak_suite.plan(index, players, seed, game)
+    """(options, game seed, policy) of game ``index`` of a soak run of ``game``: a pure function of its
+    arguments, so any game can be rerun alone."""
+    rules, counts = soak_rules(game), game_entry(game).player_counts
     rng = np.random.default_rng([seed, index])
-    n = PLAYER_COUNTS[index % len(PLAYER_COUNTS)] if players == "all" else int(players)
-    sides = [name for name, b in Game(n).pack.boards.items() if n in b.player_counts]
-    pack = Game(n).pack
-    selection = rng.integers(len(WORKSHOP_SELECTIONS) + 1)
-    if selection < len(WORKSHOP_SELECTIONS):
-        workshops: str | list[str] = WORKSHOP_SELECTIONS[selection]
-    else:  # a chosen set: 2 per player + 1 of the pack's tiles
-        tiles = [w.name for w in pack.workshops for _ in range(w.count)]
-        workshops = [tiles[i] for i in rng.permutation(len(tiles))[:2 * n + 1]]
-    options: dict[str, Any] = {"num_players": n, "board_side": str(rng.choice(sorted(sides))),
-                               "workshops": workshops, "team_mode": bool(n == 4 and rng.random() < 0.3)}
-    if np.random.default_rng([seed, index, 1]).random() < CHOOSE_PAYMENT_SHARE:
-        options["payment"] = "choose"
-    policy = POLICIES[(index // len(PLAYER_COUNTS)) % len(POLICIES)]
+    n = counts[index % len(counts)] if players == "all" else int(players)
+    options = {"num_players": n, **rules.options(n, rng, seed, index)}
+    policy = rules.policies[(index // len(counts)) % len(rules.policies)]
     return options, int(rng.integers(2**31)), policy
 
 
-def choose(state: GameState, policy: str, rng: np.random.Generator) -> int:
-    """One decision of a random ``policy`` (see the module docstring)."""
-    legal = state.legal_actions()
-    if policy == "no_trade":
-        layout = state.game.layout
-        lo, hi = layout.offset["trade"], layout.offset["trade"] + layout.sizes["trade"]
-        keep = legal[((legal < lo) | (legal >= hi)) & (legal != 0)]
-        if len(keep):
-            legal = keep
-        elif len(legal) > 1 and legal[0] == 0 and rng.random() < 0.9:
-            legal = legal[:1]  # only trades or pass: mostly pass, so trades do not take over
-    return int(legal[rng.integers(len(legal))])
-
-
-def play_checked(options: dict, seed: int, policy: str, *, check: bool = True,
-                 blocks: Counter | None = None, actions: list[int] | None = None) -> GameState:
-    """Play one random game, checking every invariant after every decision. Raises the first
-    :class:`InvariantError` or engine exception; ``actions`` (if given) receives every decision."""
-    game = Game(**options)
-    state = game.new_initial_state(seed)
+def play_checked(options: dict, seed: int, policy: str, *, game: str = DEFAULT_GAME,
+                 blocks: Counter | None = None, actions: list[int] | None = None) -> Any:
+    """Play one random game of ``game`` with ``options``, its checks after every decision. Raises the first
+    broken invariant or engine exception; ``actions`` (if given) receives every decision."""
+    rules = soak_rules(game)
+    options = dict(options)
+    state = make_game(game, options.pop("num_players"), **options).new_initial_state(seed)
     rng = np.random.default_rng(seed + 1)
     actions = [] if actions is None else actions
-    baseline = component_totals(state)
-    if check:
-        check_invariants(state, baseline)
+    checks = rules.checks(state)
     while not state.is_terminal():
-        a = choose(state, policy, rng)
-        before = state.clone() if check else None
+        a = rules.choose(state, policy, rng)
+        before = state.clone() if checks.needs_before else None
         actions.append(a)
         state.apply(a)
         if blocks is not None:
-            blocks[game.layout.decode(a)[0]] += 1
-        if check:
-            check_invariants(state, baseline)
-            check_step(before, state)
-    if check:
-        check_end(state)
+            blocks[str(state.game.layout.decode(a)[0])] += 1
+        checks.step(before, state)
+    checks.end(state)
     return state
 
 
@@ -195,15 +152,14 @@ def _run_game(index: int, players: str | int, seed: int, out: str | None, game: 
     report = SoakReport(game=game)
     blocks: Counter = Counter()
     actions: list[int] = []
-    play = play_checked if game == DEFAULT_GAME else soak_suite.play_checked
     try:
-        state = play(options, game_seed, policy, blocks=blocks, actions=actions)
+        state = play_checked(options, game_seed, policy, game=game, blocks=blocks, actions=actions)
         report.turns_by_players[options["num_players"]] += state.turn
     except Exception as e:  # noqa: BLE001 - every failure is reported with its record
         error = f"{type(e).__name__}: {e}"
         failure = SoakFailure(index, options, game_seed, policy, len(actions), error)
         if out is not None:
-            failure.record_path = save_failure_record(Path(out), failure, actions, traceback.format_exc())
+            failure.record_path = save_failure_record(Path(out), failure, actions, traceback.format_exc(), game)
         report.failures.append(failure)
     report.games = 1
     report.decisions = len(actions)
@@ -224,18 +180,13 @@ def _run_chunk(args: tuple[list[int], str | int, int, str | None, str]) -> SoakR
 # ================================================================================================
 # records
 # ================================================================================================
-def save_failure_record(out: Path, failure: SoakFailure, actions: list[int], trace: str = "") -> str:
-    """Save a game record (:mod:`mk_env.records`: pack id, options, seed, actions) that reproduces a
-    failed game, with the soak's notes (policy, error, traceback) under ``"soak"``. Returns its path
-    (another game of the suite: :func:`training.soak_suite.save_failure`)."""
-    if "game" in failure.options:
-        return soak_suite.save_failure(Path(out) / f"soak-failure-{failure.game_index}-seed{failure.seed}.json",
-                                       failure.options, failure.seed, actions,
-                                       {"policy": failure.policy, "game_index": failure.game_index,
-                                        "decision": failure.decision, "error": failure.error, "traceback": trace})
-    game = Game(**failure.options)
-    record = GameRecord(pack_id=game.pack.pack_id, options=game.options_dict(), seed=failure.seed,
-                        actions=[int(a) for a in actions])
+def save_failure_record(out: Path, failure: SoakFailure, actions: list[int], trace: str = "",
+                        game: str = DEFAULT_GAME) -> str:
+    """Save a game record (:mod:`mk_env.records`: game, pack id, options, seed, actions) that reproduces a
+    failed game, with the soak's notes (policy, error, traceback) under ``"soak"``. Returns its path."""
+    options = dict(failure.options)
+    played = make_game(game, options.pop("num_players"), **options)
+    record = record_of_game(played, failure.seed, actions)
     data = {**record.to_dict(), "soak": {"policy": failure.policy, "game_index": failure.game_index,
                                          "decision": failure.decision, "error": failure.error,
                                          "traceback": trace}}
@@ -245,26 +196,36 @@ def save_failure_record(out: Path, failure: SoakFailure, actions: list[int], tra
     return str(path)
 
 
-def replay_record(path: str | Path) -> GameState:
-    """Replay a saved record (:func:`mk_env.records.load_record`) with every invariant checked after
-    every action; raises what the game raised (a record that cannot be read or whose options are not
-    a game: :class:`~mk_env.records.RecordError`)."""
-    record = load_record(path)
-    return _replay_actions(game_of(record).new_initial_state(record.seed), record.actions)
+def replay_record(path: str | Path, game: str | None = None) -> Any:
+    """Replay a saved record (:func:`mk_env.records.load_record`; ``game``: the record's own unless given)
+    with its game's checks after every action; raises what the game raised (a record that cannot be read,
+    of another game than ``game``, or whose options are not a game: :class:`~mk_env.records.RecordError`)."""
+    record = load_record(path, game=game or record_game(path))
+    name = record.game or DEFAULT_GAME
+    state = game_of(record).new_initial_state(record.seed)
+    return replay_actions(state, record.actions, name)
 
 
-def _replay_actions(state: GameState, actions: list[int]) -> GameState:
-    """Apply ``actions`` to ``state`` with every invariant checked after each."""
-    baseline = component_totals(state)
-    check_invariants(state, baseline)
+def replay_actions(state: Any, actions: list[int], game: str = DEFAULT_GAME) -> Any:
+    """Apply ``actions`` to ``state`` with ``game``'s checks after each."""
+    checks = soak_rules(game).checks(state)
     for a in actions:
-        before = state.clone()
+        before = state.clone() if checks.needs_before else None
         state.apply(int(a))
-        check_invariants(state, baseline)
-        check_step(before, state)
+        checks.step(before, state)
     if state.is_terminal():
-        check_end(state)
+        checks.end(state)
     return state
+
+
+def record_game(path: str | Path) -> str:
+    """The game a game record names (the first game's when it names none or cannot be read here: then
+    :func:`mk_env.records.load_record` says what is wrong)."""
+    try:
+        game = json.loads(Path(path).read_text(encoding="utf-8")).get("game")
+    except (OSError, ValueError, AttributeError, RecursionError):
+        return DEFAULT_GAME
+    return game if isinstance(game, str) else DEFAULT_GAME
 
 
 # ================================================================================================
@@ -339,14 +300,14 @@ def _collect(report: SoakReport, results, games: int, start: float, progress: bo
 def _check_players(players: str | int, game: str = DEFAULT_GAME) -> str | int:
     if players == "all":
         return players
-    counts = PLAYER_COUNTS if game == DEFAULT_GAME else game_entry(game).player_counts
+    counts = game_entry(game).player_counts
     try:
         n = int(players)
     except (TypeError, ValueError):
         n = None
     if n not in counts:
-        raise ValueError(f"players={players!r} is not allowed{'' if game == DEFAULT_GAME else ' in ' + game}; "
-                         f"use 'all' or one of {', '.join(map(str, counts))}")
+        raise ValueError(f"players={players!r} is not allowed; use 'all' or one of {', '.join(map(str, counts))} "
+                         f"(the player counts of {game_entry(game).title})")
     return n
 
 
@@ -360,7 +321,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_game_argument(p, default=None)  # with --replay, the record's game unless given
     p.add_argument("--games", type=cli.game_count, default=1000, help="games to play (default 1000)")
     p.add_argument("--players", type=_players_arg, default="all",
-                   help="'all' (cycle 2..5) or a player count (default all)")
+                   help="'all' (cycle the game's player counts) or a player count (default all)")
     p.add_argument("--seed", type=cli.seed, default=0, help="seed of the run, >= 0 (default 0)")
     p.add_argument("--workers", type=cli.workers, default=2, help="worker processes (default 2)")
     p.add_argument("--out", type=cli.out_dir, default="soak-failures",
@@ -378,9 +339,23 @@ def _players_arg(text: str) -> str | int:
 
 def main(args: argparse.Namespace) -> int:
     if args.replay:  # a missing, unreadable or other game's record is a usage error, not a finding
-        return soak_suite.replay_file(args.replay, args.game, _replay_actions)
+        return replay_main(args.replay, args.game)
     report = soak(args.games, args.players, args.seed, workers=args.workers, out=args.out, progress=True,
                   game=args.game or DEFAULT_GAME)
     print(report.summary())
     return 1 if report.failures else 0
 
+
+def replay_main(path: str, game: str | None) -> int:
+    """``mk-env soak --replay FILE [--game G]``: 1 and the failure if it reproduces, 0 if the game plays
+    through clean; a record that cannot be read, or of another game than an explicit ``--game``, is a usage
+    error naming what is wrong."""
+    record = load_record(path, game=game or record_game(path))  # a RecordError: a usage error (training.cli)
+    try:
+        state = replay_actions(game_of(record).new_initial_state(record.seed), record.actions,
+                               record.game or DEFAULT_GAME)
+    except Exception as e:  # noqa: BLE001 - the point is to show it
+        print(f"reproduced: {type(e).__name__}: {printable(str(e))}")
+        return 1
+    print(f"replayed {len(record.actions)} decisions: no failure ({printable(repr(state))})")
+    return 0

@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
-import training.soak as soak_mod
+import mk_env.mountain_king.soak as mk_soak
 from mk_env.invariants import InvariantError
 from mk_env.records import RecordError, load_record, record_from_state, save_record
 from training.cli import main as cli_main
 from training.play import run_game
-from training.soak import POLICIES, game_plan, replay_record, soak
+from mk_env.mountain_king.soak import POLICIES
+from training.soak import game_plan, replay_record, soak
 
 #: CI soak: every player count, both policies, invariants after every decision (about 15 s on 2 cores)
 CI_GAMES = 120
@@ -60,14 +61,14 @@ def test_a_failure_is_reported_with_a_record_that_reproduces_it(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """Plant a fake invariant that breaks on turn 3: the soak reports it with a record; replaying the
     record under the same fault fails at the same decision, and without it replays cleanly."""
-    real = soak_mod.check_invariants
+    real = mk_soak.check_invariants
 
     def broken(state, baseline=None):
         real(state, baseline)
         if state.turn >= 3:
             raise InvariantError(f"planted: turn {state.turn}")
 
-    monkeypatch.setattr(soak_mod, "check_invariants", broken)
+    monkeypatch.setattr(mk_soak, "check_invariants", broken)
     report = soak(2, 2, seed=1, workers=1, out=tmp_path)
     assert len(report.failures) == 2
     failure = report.failures[0]
@@ -79,7 +80,7 @@ def test_a_failure_is_reported_with_a_record_that_reproduces_it(tmp_path: Path,
     assert notes["error"] == failure.error and notes["policy"] == failure.policy and "Traceback" in notes["traceback"]
     with pytest.raises(InvariantError, match="planted: turn 3"):
         replay_record(failure.record_path)
-    monkeypatch.setattr(soak_mod, "check_invariants", real)
+    monkeypatch.setattr(mk_soak, "check_invariants", real)
     state = replay_record(failure.record_path)
     assert state.turn == 3 and len(state.history) == failure.decision
     assert "FAILURE game 0" in report.summary() and failure.record_path in report.summary()
@@ -89,7 +90,7 @@ def test_an_engine_crash_is_a_failure_too(tmp_path: Path, monkeypatch: pytest.Mo
     def crash(before, after):
         raise RuntimeError("engine exploded")
 
-    monkeypatch.setattr(soak_mod, "check_step", crash)
+    monkeypatch.setattr(mk_soak, "check_step", crash)
     report = soak(1, 3, seed=0, workers=1, out=tmp_path)
     assert [f.error for f in report.failures] == ["RuntimeError: engine exploded"]
     assert Path(report.failures[0].record_path).is_file()
@@ -99,7 +100,7 @@ def test_cli_soak_prints_the_summary_table(tmp_path: Path, capsys: pytest.Captur
     code = cli_main(["soak", "--games", "4", "--players", "all", "--workers", "1", "--out", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 0
-    assert "soak: 4 games" in out and "0 failures" in out
+    assert "soak of mountain_king: 4 games" in out and "0 failures" in out
     for header in ("players", "policy", "action block", "dig", "hall", "select_statue"):
         assert header in out
 
@@ -111,7 +112,7 @@ def test_cli_soak_bad_players_exits_2(capsys: pytest.CaptureFixture) -> None:
 
 def test_cli_replay_reports_a_clean_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture) -> None:
-    monkeypatch.setattr(soak_mod, "check_step", lambda before, after: (_ for _ in ()).throw(
+    monkeypatch.setattr(mk_soak, "check_step", lambda before, after: (_ for _ in ()).throw(
         InvariantError("planted")))
     report = soak(1, 2, seed=0, workers=1, out=tmp_path)
     path = report.failures[0].record_path
@@ -126,7 +127,7 @@ def test_cli_replay_refuses_a_record_of_another_game(tmp_path: Path, monkeypatch
                                                      capsys: pytest.CaptureFixture) -> None:
     """A first-game record replayed with ``--game cave_troll`` is refused naming its game (it was replayed as
     the first game and reported clean)."""
-    monkeypatch.setattr(soak_mod, "check_step", lambda before, after: (_ for _ in ()).throw(
+    monkeypatch.setattr(mk_soak, "check_step", lambda before, after: (_ for _ in ()).throw(
         InvariantError("planted")))
     path = soak(1, 2, seed=0, workers=1, out=tmp_path).failures[0].record_path
     monkeypatch.undo()
