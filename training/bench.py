@@ -2,8 +2,9 @@
 
 Figures (one process, one core):
 
-* env steps/s and games/s: random masked play through the PettingZoo AEC API (``mk_env.mountain_king.env``, safety
-  wrappers included), the observation and the mask built at every step, for 2, 3, 4 and 5 players;
+* env steps/s and games/s: random masked play through the PettingZoo AEC API of any game of the suite
+  (``--game``; its ``env()``, safety wrappers included), the observation and the mask built at every step, for
+  each of the game's player counts;
 * engine decisions/s: the rules engine alone (legal actions + apply);
 * microseconds per ``clone()``, JSON save, JSON load, mask and observation, averaged over states sampled
   from random games; the observation also along consecutive states of play (as the env meets them),
@@ -29,7 +30,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from mk_env.mountain_king.env.masks import random_legal_action
+from mk_env.core.env.masks import random_legal_action
 from mk_env.games import DEFAULT_GAME, game_entry, load, make_game
 
 from training import cli
@@ -80,15 +81,16 @@ def engine_loop(num_players: int, seconds: float, seed: int = 0, game_name: str 
     return {"decisions_per_s": steps / elapsed, "games_per_s": games / elapsed}
 
 
-def sample_states(num_players: int, count: int, seed: int = 0) -> list:
-    """States from random games that dig and build (trades rarely), for timing single operations."""
+def sample_states(num_players: int, count: int, seed: int = 0, game_name: str = DEFAULT_GAME) -> list:
+    """States from random games (one in five kept), for timing single operations; where the game has a
+    ``trade`` block (the first game's) trades are rarely chosen, so the states dig and build."""
     def visit(st: Any, rng: np.random.Generator, out: list) -> None:
         legal = st.legal_actions()
         non_trade = [a for a in legal if st.game.layout.decode(int(a))[0] != "trade"]
         st.apply(int(rng.choice(non_trade if non_trade and rng.random() < 0.95 else legal)))
         if rng.random() < 0.2:
             out.append(st.clone())
-    return _collect_states(num_players, count, seed, visit)
+    return _collect_states(num_players, count, seed, visit, game_name)
 
 
 def play_states(num_players: int, count: int, seed: int = 0, game_name: str = DEFAULT_GAME) -> list:
@@ -125,22 +127,21 @@ def time_us(fn: Callable[[Any], Any], items: list, repeat: int = 3) -> float:
     return best * 1e6
 
 
-def operation_costs(num_players: int, count: int = 300) -> dict[str, float]:
+def operation_costs(num_players: int, count: int = 300, game_name: str = DEFAULT_GAME) -> dict[str, float]:
     """Microseconds per clone, JSON save, JSON load, mask and observation (on distinct sampled
     states, where nothing memoised applies; and on consecutive states of play, as the env meets
     them), and of the benchmark's own random policy (reading the mask, drawing an action)."""
-    from mk_env.mountain_king.env.observation import Observer
-
-    states = sample_states(num_players, count)
+    states = sample_states(num_players, count, game_name=game_name)
     game = states[0].game
-    observer = Observer(game)
+    observer_class = load(game_entry(game_name).env).raw_env.observer_class
+    observer = observer_class(game)
     texts = [s.to_json() for s in states]
-    played = play_states(num_players, 4 * count)
+    played = play_states(num_players, 4 * count, game_name=game_name)
     masks = [s.legal_mask() for s in played if not s.is_terminal()]
     rng = np.random.default_rng(0)
 
     def mask(st):
-        st._cache.pop("legal", None)  # rebuild the legal set (board geometry stays cached, as in play)
+        getattr(st, "_cache", {}).pop("legal", None)  # rebuild the legal set (what else the state memoises stays, as in play)
         return st.legal_mask()
 
     return {
@@ -148,46 +149,29 @@ def operation_costs(num_players: int, count: int = 300) -> dict[str, float]:
         "json_save_us": time_us(lambda s: s.to_json(), states),
         "json_load_us": time_us(game.state_from_json, texts, repeat=1),
         "mask_us": time_us(mask, states),
-        "observation_us": time_us(lambda s: observer.encode(s, s.current_player()), states),
-        "observation_play_us": _play_encode_us(game, played),
+        "observation_us": time_us(lambda s: observer.encode(s, max(s.current_player(), 0)), states),
+        "observation_play_us": _play_encode_us(observer_class, game, played),
         "policy_us": time_us(lambda m: random_legal_action(m, rng), masks),
     }
 
 
-def _play_encode_us(game: Any, played: list) -> float:
+def _play_encode_us(observer_class: type, game: Any, played: list) -> float:
     """Mean µs of the observation of the acting player along consecutive states (a fresh observer
     per pass, best of 3 passes)."""
-    from mk_env.mountain_king.env.observation import Observer
-
     best = float("inf")
     for _ in range(3):
-        observer = Observer(game)
+        observer = observer_class(game)
         start = time.perf_counter()
         for st in played:
-            observer.encode(st, st.current)
+            observer.encode(st, max(st.current_player(), 0))
         best = min(best, (time.perf_counter() - start) / len(played))
     return best * 1e6
 
 
-def protocol_costs(game_name: str, num_players: int, count: int = 300) -> dict[str, float]:
-    """Microseconds per clone, JSON save, JSON load and mask through the engine protocol, on consecutive
-    states of random play (a game of the suite without the first game's observation timings)."""
-    states = play_states(num_players, count, game_name=game_name)
-    game = states[0].game
-    saved = [st.to_json() for st in states]
-    return {"clone_us": time_us(lambda st: st.clone(), states),
-            "json_save_us": time_us(lambda st: st.to_json(), states),
-            "json_load_us": time_us(game.state_from_json, saved),
-            "mask_us": time_us(lambda st: (st.invalidate_caches() if hasattr(st, "invalidate_caches") else None,
-                                           st.legal_mask()), states)}  # (Fall's engine keeps no mask cache)
-
-
-def peak_memory(num_players: int) -> dict[str, float]:
+def peak_memory(num_players: int, game_name: str = DEFAULT_GAME) -> dict[str, float]:
     """Peak Python allocations during one random game through the env, and the process's max RSS."""
-    import mk_env
-
     tracemalloc.start()
-    env = mk_env.env(num_players=num_players)
+    env = game_env(game_name, num_players)
     random_aec_loop(env, seconds=0.0)
     env.reset(seed=1)
     rng = np.random.default_rng(1)
@@ -198,6 +182,11 @@ def peak_memory(num_players: int) -> dict[str, float]:
     tracemalloc.stop()
     return {"game_peak_mb": peak / 2**20,
             "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def game_env(game_name: str, num_players: int) -> Any:
+    """The game's PettingZoo AEC env (its ``env()``, wrappers included)."""
+    return load(game_entry(game_name).env).env(num_players=num_players)
 
 
 def compare(seconds: float) -> dict[str, dict[str, float]]:
@@ -216,24 +205,14 @@ def compare(seconds: float) -> dict[str, dict[str, float]]:
 def run(players: list[int], seconds: float, with_compare: bool = False,
         game: str = DEFAULT_GAME) -> dict[str, Any]:
     """Every figure, as a JSON-able dict (``game``: a game of the suite, :mod:`mk_env.games`)."""
-    import mk_env
-
-    report: dict[str, Any] = {"seconds_per_figure": seconds, "load_avg_before": list(os.getloadavg()),
-                              "players": {}}
-    if game != DEFAULT_GAME:
-        report["game"] = game
-        env_module = load(game_entry(game).env)
+    report: dict[str, Any] = {"game": game, "seconds_per_figure": seconds,
+                              "load_avg_before": list(os.getloadavg()), "players": {}}
     for n in players:
-        if game != DEFAULT_GAME:
-            report["players"][n] = {"env": random_aec_loop(env_module.env(num_players=n), seconds),
-                                    "engine": engine_loop(n, seconds, game_name=game),
-                                    "ops": protocol_costs(game, n, count=200 if seconds < 1 else 400)}
-            continue
         report["players"][n] = {
-            "env": random_aec_loop(mk_env.env(num_players=n), seconds),
-            "engine": engine_loop(n, seconds),
-            "ops": operation_costs(n, count=200 if seconds < 1 else 400),
-            "memory": peak_memory(n),
+            "env": random_aec_loop(game_env(game, n), seconds),
+            "engine": engine_loop(n, seconds, game_name=game),
+            "ops": operation_costs(n, count=200 if seconds < 1 else 400, game_name=game),
+            "memory": peak_memory(n, game),
         }
     report["load_avg_after"] = list(os.getloadavg())
     if with_compare:
@@ -244,12 +223,10 @@ def run(players: list[int], seconds: float, with_compare: bool = False,
     return report
 
 
-def profile(num_players: int, seconds: float, top: int = 15) -> str:
+def profile(num_players: int, seconds: float, top: int = 15, game: str = DEFAULT_GAME) -> str:
     """cProfile's top entries (by own time) of the env loop."""
-    import mk_env
-
     prof = cProfile.Profile()
-    env = mk_env.env(num_players=num_players)
+    env = game_env(game, num_players)
     prof.enable()
     random_aec_loop(env, seconds)
     prof.disable()
@@ -262,7 +239,7 @@ def print_report(report: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{report.get('game', DEFAULT_GAME)} speed (one core)")
+    table = Table(title=f"{report['game']} speed (one core)")
     for col in ("players", "env steps/s", "steps/CPU-s", "games/s", "engine decisions/s", "clone µs", "save µs",
                 "load µs", "mask µs", "obs µs", "obs play µs", "policy µs", "game peak MB", "ratios"):
         table.add_column(col, justify="right")
@@ -306,12 +283,10 @@ def main(args: argparse.Namespace) -> int:
     if any(n not in counts for n in players):
         raise cli.UsageError(f"--players {','.join(map(str, players))}: {args.game} is for "
                              f"{', '.join(map(str, counts))} players")
-    if args.profile and args.game != DEFAULT_GAME:
-        raise cli.UsageError(f"--profile profiles {DEFAULT_GAME}'s env only, not {args.game}")
     report = run(players, args.seconds, args.compare, args.game)
     print_report(report)
     if args.profile:
-        print(profile(players[-1], args.seconds))
+        print(profile(players[-1], args.seconds, game=args.game))
     text = json.dumps(report, indent=2, default=float)
     if args.json:
         with open(args.json, "w") as fh:

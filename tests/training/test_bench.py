@@ -4,12 +4,16 @@ import pytest
 
 from script_loader import load_script
 
+from mk_env.games import game_names
 from training.bench import run
 from training.cli import main
 
 
-def test_bench_reports_every_figure():
-    report = run([2], seconds=0.2)
+@pytest.mark.parametrize("game", game_names())
+def test_bench_reports_every_figure(game):
+    """Every game of the suite gets every figure: one path, no game left with fewer."""
+    report = run([2], seconds=0.2, game=game)
+    assert report["game"] == game
     fig = report["players"][2]
     assert fig["env"]["steps"] > 0 and fig["env"]["steps_per_s"] > 0
     assert fig["env"]["steps_per_cpu_s"] > 0 and 0 < fig["env"]["cpu_share"] <= 1.5
