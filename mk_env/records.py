@@ -13,8 +13,9 @@ and the final scores are optional; when the scores are stored, replaying checks 
 >>> final_state(record).history == state.history
 True
 
-Pure: imports only :mod:`mk_env.mountain_king.rules`, the table of games :mod:`mk_env.games` (which imports
-another game's rules only when its record is replayed), numpy and the standard library.
+Pure: imports only :mod:`mk_env.core`, the table of games :mod:`mk_env.games` (which imports a game's rules
+only when its record is replayed: every game's pack and ``Game`` come through its card), numpy and the
+standard library. ``pack`` arguments are a pack folder, a loaded pack, or None for the game's default.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from .rules import ConfigError, ContentPack, Game, GameState, IllegalActionError, PackError, load_pack
+from .core.errors import ConfigError, IllegalActionError, PackError
+from .core.pack_json import short_repr
 from .games import DEFAULT_GAME, GAMES, game_entry, game_name
-from .rules.pack import short_repr
 
 #: the record format this module writes; it reads this version and older ones it knows
 RECORD_FORMAT_VERSION = 1
@@ -128,12 +129,12 @@ def _is_int(x: Any) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
-def final_scores(state: GameState) -> list[int]:
+def final_scores(state: Any) -> list[int]:
     """Total honour of each seat (the engine's score breakdown)."""
     return [int(state.score_breakdown(p)["total"]) for p in range(state.num_players)]
 
 
-def record_from_state(state: GameState, seed: int, agents: list[str] | None = None,
+def record_from_state(state: Any, seed: int, agents: list[str] | None = None,
                       actions: list[int] | None = None) -> GameRecord:
     """The record of the game that led to ``state``, which must have been created with
     ``game.new_initial_state(seed)`` (an integer seed: a Generator cannot be written down).
@@ -170,7 +171,7 @@ def save_record(record: GameRecord, path: str | os.PathLike) -> Path:
     return path
 
 
-def load_record(path: str | os.PathLike, pack: str | ContentPack | None = None,
+def load_record(path: str | os.PathLike, pack: Any = None,
                 game: str = DEFAULT_GAME) -> GameRecord:
     """Read a record; check it against ``pack`` (a path, a loaded pack, or None for the default
     pack). Raises :class:`RecordError` for a missing file, bad JSON, missing or malformed fields,
@@ -192,43 +193,33 @@ def load_record(path: str | os.PathLike, pack: str | ContentPack | None = None,
 
 
 def _pack(pack: Any, game: str | None = None) -> Any:
-    """The data pack of ``game`` (None: the first game): ``pack`` itself, loaded from a path, or the default."""
-    if game not in (None, DEFAULT_GAME):
-        return _game_pack(pack, game)
-    if isinstance(pack, ContentPack):
-        return pack
+    """The data pack of ``game`` (None: the first game): ``pack`` itself, loaded from a path, or the default,
+    through the game's ``Game`` (which loads and checks it)."""
+    name = game or DEFAULT_GAME
     try:
-        return load_pack(pack)
-    except PackError as e:
-        raise RecordError(f"cannot load data pack {pack!r} to replay the record: {e}") from None
+        return game_entry(name).game_class()(pack=pack).pack
+    except (PackError, ConfigError, ValueError) as e:
+        raise RecordError(f"cannot load data pack {pack!r} of {name} to replay the record: {e}") from None
 
 
-def check_pack(record: GameRecord, pack: ContentPack, source: str = "game record") -> None:
+def check_pack(record: GameRecord, pack: Any, source: str = "game record") -> None:
     if record.pack_id != pack.pack_id:
         raise RecordError(f"{source}: the record was made with data pack {record.pack_id!r}, but the "
                           f"pack in use is {pack.pack_id!r}; replay it with that pack (pack=...)")
 
 
-def _game_pack(pack: Any, game: str) -> Any:
-    """The pack of another game of the suite, through its ``Game`` (which loads and checks it)."""
-    try:
-        return game_entry(game).game_class()(pack=pack).pack
-    except (PackError, ConfigError, ValueError) as e:
-        raise RecordError(f"cannot load {game} data pack {pack!r} to replay the record: {e}") from None
-
-
-def game_of(record: GameRecord, pack: str | ContentPack | None = None) -> Game:
+def game_of(record: GameRecord, pack: Any = None) -> Any:
     """The ``Game`` the record was played in (its game of the suite, same options and pack)."""
     content = _pack(pack, record.game)
     check_pack(record, content)
-    game_class = Game if record.game is None else game_entry(record.game).game_class()
+    game_class = game_entry(record.game or DEFAULT_GAME).game_class()
     try:
         return game_class(**record.options, pack=content)
     except (ConfigError, TypeError) as e:
         raise RecordError(f"record options {record.options!r} are not valid game options: {e}") from None
 
 
-def replay(record: GameRecord, pack: str | ContentPack | None = None) -> Iterator[GameState]:
+def replay(record: GameRecord, pack: Any = None) -> Iterator[Any]:
     """Yield the initial state and then the state after each recorded action (independent copies,
     so ``list(replay(record))`` keeps them all). Raises :class:`RecordError` if an action is illegal
     or stored final scores differ from the replayed ones."""
@@ -238,7 +229,7 @@ def replay(record: GameRecord, pack: str | ContentPack | None = None) -> Iterato
         yield state.clone()
 
 
-def final_state(record: GameRecord, pack: str | ContentPack | None = None) -> GameState:
+def final_state(record: GameRecord, pack: Any = None) -> Any:
     """The state after every recorded action (checked like :func:`replay`, without the copies)."""
     state = game_of(record, pack).new_initial_state(record.seed)
     for state in _steps(record, state):
@@ -246,7 +237,7 @@ def final_state(record: GameRecord, pack: str | ContentPack | None = None) -> Ga
     return state
 
 
-def _steps(record: GameRecord, state: GameState) -> Iterator[GameState]:
+def _steps(record: GameRecord, state: Any) -> Iterator[Any]:
     """Apply each action to ``state`` in place, yielding it after each; check the end."""
     layout = state.game.layout
     for i, a in enumerate(record.actions):
