@@ -49,6 +49,23 @@ class GameEntry:
     #: the module with what ``mk-env soak`` needs beyond the engine protocol (options drawn, policies, checks:
     #: :mod:`training.soak_rules`); empty: the generic soak over the ``invariants`` checker
     soak: str = ""
+    #: the agents of ``mk-env tournament`` without ``--agents`` (a table that finishes in about two minutes on
+    #: two cores), and the game's ladder, weakest first (what a newcomer's agent is measured against)
+    quick_agents: tuple[str, ...] = ("random", "heuristic")
+    ladder: tuple[str, ...] = ("random", "heuristic", "mcts:16")
+    #: the shipped networks' agent specs: trained for 2 players, they join the tables of 2 only
+    networks: tuple[str, ...] = ()
+
+    def quick_table(self, players: int) -> tuple[str, ...]:
+        """The quick tournament's agents at ``players`` players."""
+        return self._at(self.quick_agents, players)
+
+    def ladder_table(self, players: int) -> tuple[str, ...]:
+        """The ladder's rungs at ``players`` players."""
+        return self._at(self.ladder, players)
+
+    def _at(self, specs: tuple[str, ...], players: int) -> tuple[str, ...]:
+        return tuple(a for a in specs if players == 2 or a not in self.networks)
 
     def game_class(self) -> Any:
         """The game's ``Game`` class (its module imported on first use)."""
@@ -90,7 +107,9 @@ GAMES: dict[str, GameEntry] = {e.name: e for e in (
               "MountainKing", "mk_env.mountain_king.env.single_seat:SingleSeatEnv",
               "mk_env.mountain_king.env.replay_html:MOUNTAIN_KING_VIEW",
               ("board_side", "workshops", "team_mode", "payment"), points="honour", extractors=("cnn", "flat"),
-              soak="mk_env.mountain_king.soak"),
+              soak="mk_env.mountain_king.soak", quick_agents=("random", "heuristic", "aznet:default"),
+              ladder=("random", "heuristic", "aznet:default", "mcts:16", "az:default"),
+              networks=("aznet:default", "az:default")),
     GameEntry("cave_troll", "Cave Troll", (2, 3, 4), "mk_env.cave_troll.rules:Game", "mk_env.cave_troll.env",
               "mk_env.cave_troll.rules.invariants:check", "agents.cave_troll_heuristic",
               "CaveTroll", "mk_env.cave_troll.env.single_seat:SingleSeatCaveTroll",

@@ -51,9 +51,10 @@ from .tournament_results import leaderboard, write_charts
 from .tournament_schedule import parse_team, schedule, team_schedule
 from .workers import WorkerDeath, WorkerDied, WorkerPool
 
-DEFAULT_AGENTS = "random,heuristic,mcts:16"
 DEFAULT_PLAYERS = 2
 DEFAULT_GAMES = 96
+#: games of the full ladder's run that the quick table's end suggests
+LADDER_GAMES = 96
 DEFAULT_OUT = "runs/tournament"
 BACKENDS = ("local", "ray")
 
@@ -298,6 +299,10 @@ def _cmd(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.text import Text
     console = Console(width=None if sys.stdout.isatty() else 120)
+    players = args.players if args.players is not None else (4 if args.teams else DEFAULT_PLAYERS)
+    quick = args.agents is None
+    if quick:  # the game's quick table: random, heuristic and, at 2 players, the first game's shipped network
+        args.agents = ",".join(game_entry(args.game).quick_table(players))
     if args.trust:  # ppo:PATH may name an SB3 zip (docs/security.md)
         from agents.ppo import trust_agents
         args.agents = trust_agents(args.agents)
@@ -318,14 +323,24 @@ def _cmd(args: argparse.Namespace) -> int:
     options = game_options(args.game, board_side=args.board_side, team_mode=args.teams or None,
                            payment=args.payment)
     options.pop("team_mode", None)  # --teams is run_tournament's own argument
-    players = args.players if args.players is not None else (4 if args.teams else DEFAULT_PLAYERS)
     results = run_tournament(agents, players, args.games, args.seed, args.workers, args.out,
                              options, teams=args.teams, backend=args.backend, address=args.address,
                              game=args.game)
     console.print(leaderboard(results))
     console.print(Text(f"results: {printable(str(Path(args.out) / 'results.json'))}; "
                        f"charts: ratings.png, scores.png"))
+    if quick:
+        console.print(Text(f"that was the quick table; the whole ladder of {args.game} (its search rungs take "
+                           f"tens of seconds to minutes a game on 2 cores):"))
+        console.print(Text(ladder_command(args.game, players)), soft_wrap=True)  # one line, to copy
     return 0
+
+
+def ladder_command(game: str, players: int) -> str:
+    """The command of a tournament over ``game``'s whole ladder at ``players`` players (its card's ``ladder``)."""
+    rungs = game_entry(game).ladder_table(players)
+    return (f"mk-env tournament --game {game} --players {players} --agents {','.join(rungs)} "
+            f"--games {LADDER_GAMES} --out runs/ladder")
 
 
 def register(subparsers) -> None:
@@ -333,8 +348,9 @@ def register(subparsers) -> None:
         "tournament", help="self-play tournament between agents, with ratings and charts",
         description="Play a tournament (seats rotated, duplicate seeds, parallel, resumable) and "
                     "write results.json, games.jsonl and charts to --out.")
-    p.add_argument("--agents", default=DEFAULT_AGENTS,
-                   help=f"comma-separated agent specs (default {DEFAULT_AGENTS})")
+    p.add_argument("--agents", default=None,
+                   help="comma-separated agent specs (default: the game's quick table, random and heuristic, "
+                        "at 2 players with the shipped network; it ends with the command of the full ladder)")
     add_game_argument(p)
     p.add_argument("--players", type=cli.player_count, default=None,
                    help=f"players per game, 2-5 (default {DEFAULT_PLAYERS}; 4 with --teams)")
