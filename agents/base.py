@@ -9,7 +9,8 @@ Spec strings (``heuristic``, ``mcts:400``) name agents through :mod:`agents.regi
 from __future__ import annotations
 
 import math
-from typing import Protocol, runtime_checkable
+import time
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -41,6 +42,26 @@ class BaseAgent:
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> int:  # pragma: no cover
         raise NotImplementedError
+
+
+class TimedAgent:
+    """An agent whose decisions are counted and timed (``decisions``, ``seconds`` spent in its ``act``)."""
+
+    def __init__(self, inner: Any, name: str | None = None):
+        self.inner, self.name = inner, name or getattr(inner, "name", "agent")
+        self.decisions, self.seconds = 0, 0.0
+
+    def reset(self, seat: int, num_players: int) -> None:
+        reset = getattr(self.inner, "reset", None)
+        if reset:
+            reset(seat, num_players)
+
+    def act(self, view: PlayerView, rng: np.random.Generator) -> int:
+        t0 = time.perf_counter()
+        action = self.inner.act(view, rng)
+        self.seconds += time.perf_counter() - t0
+        self.decisions += 1
+        return action
 
 
 def no_argument(kind: str, arg: str) -> None:

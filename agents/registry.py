@@ -10,6 +10,8 @@ only the module of the kind asked for; nothing registers itself on import.
 Other packages add kinds in either of two ways:
 
 * at run time: ``register_agent("greedy", "my_pkg.greedy:from_spec", "one-line help")``;
+* a module of one's own, no registration: the spec ``module:Name`` (:mod:`agents.user_agent`: an agent
+  class, or a policy ``policy(observation, action_mask) -> action`` on the game's own observation);
 * installed: a Python entry point in the group ``mk_env.agents`` (``pyproject.toml``:
   ``[project.entry-points."mk_env.agents"] greedy = "my_pkg.greedy:from_spec"``), found when a kind is
   not in the table (its help line names the installing package; nothing is imported until used).
@@ -25,6 +27,7 @@ from importlib import metadata
 from typing import Callable, Union
 
 from .base import Agent
+from .user_agent import is_object_spec, user_agent
 
 #: the ``importlib.metadata`` group where installed packages declare agent kinds
 ENTRY_POINT_GROUP = "mk_env.agents"
@@ -104,10 +107,17 @@ def make_agent(spec: str) -> Agent:
     kind, _, arg = spec.strip().partition(":")
     if kind not in _TABLE:
         _read_installed()
-    if kind not in _TABLE:
-        raise ValueError(f"unknown agent spec {spec!r}: kind {kind!r} is not one of {_allowed()}")
-    agent = factory_of(kind)(arg)
-    agent.name = spec.strip()
+    if kind not in _TABLE and is_object_spec(spec.strip()):  # a user's own module:Name
+        agent = user_agent(spec.strip())
+    elif kind not in _TABLE:
+        raise ValueError(f"unknown agent spec {spec!r}: kind {kind!r} is not one of {_allowed()}, nor a "
+                         f"module:Name of your own (agents.user_agent)")
+    else:
+        agent = factory_of(kind)(arg)
+    try:
+        agent.name = spec.strip()
+    except AttributeError:  # a user's agent whose name is read-only keeps its own
+        pass
     return agent
 
 

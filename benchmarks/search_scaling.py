@@ -30,28 +30,15 @@ from typing import Any
 import numpy as np
 
 from agents import make_agent
-from agents.base import search_budget
+from agents.base import TimedAgent, search_budget
 from mk_env.games import make_game
 from training.play import run_game
 from training.ratings import wilson_interval
 
 
-class Timed:
-    """An agent that keeps its thinking time."""
-
-    def __init__(self, spec: str) -> None:
-        self.inner, self.name = make_agent(spec), spec
-        self.seconds, self.decisions = 0.0, 0
-
-    def reset(self, seat: int, num_players: int) -> None:
-        self.inner.reset(seat, num_players)
-
-    def act(self, view: Any, rng: np.random.Generator) -> int:
-        t0 = time.perf_counter()
-        action = self.inner.act(view, rng)
-        self.seconds += time.perf_counter() - t0
-        self.decisions += 1
-        return action
+def Timed(spec: str) -> TimedAgent:  # noqa: N802 - the benchmark's name for a timed agent of a spec
+    """The agent of ``spec``, keeping its thinking time."""
+    return TimedAgent(make_agent(spec), spec)
 
 
 def parse_budget(text: str) -> tuple[str, str]:

@@ -33,6 +33,7 @@ from .workers import WorkerDied
 COMMANDS = (
     "training.play",        # mk-env play
     "training.tournament",  # mk-env tournament (the main job)
+    "training.card_cli",    # mk-env evaluate (an agent's benchmark card)
     "training.balance",     # mk-env balance (seat and start-point fairness)
     "training.train_cli",   # mk-env train
     "training.replay",      # mk-env replay

@@ -58,6 +58,15 @@ MISUSES = [
     ["soak", "--game", "{game}", "--replay", "{bad}"],
     ["soak", "--game", "{game}", "--replay", "{other}"],
     ["soak", "--game", "{game}", "--out", "{file}"],
+    ["evaluate", "--game", "{game}", "--out", "{new}"],
+    ["evaluate", "grandmaster", "--game", "{game}", "--out", "{new}"],
+    ["evaluate", "random", "--game", "{game}", "--players", "{many}", "--out", "{new}"],
+    ["evaluate", "random", "--game", "{game}", "--rungs", "mcts:99", "--out", "{new}"],
+    ["evaluate", "random", "--game", "{game}", "--seed-set", "7", "--out", "{new}"],
+    ["evaluate", "random", "--game", "{game}", "--games-per-rung", "0", "--out", "{new}"],
+    ["evaluate", "{bad}", "--game", "{game}", "--out", "{new}"],
+    ["evaluate", "no_such_module_here:Agent", "--game", "{game}", "--out", "{new}"],
+    ["evaluate", "random", "--game", "{game}", "--out", "{file}"],
 ]
 CASES = [(name, argv) for name in GAMES for argv in MISUSES]
 
