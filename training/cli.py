@@ -34,6 +34,7 @@ COMMANDS = (
     "training.play",        # mk-env play
     "training.tournament",  # mk-env tournament (the main job)
     "training.card_cli",    # mk-env evaluate (an agent's benchmark card)
+    "training.serve",       # mk-env serve (a table in the browser)
     "training.balance",     # mk-env balance (seat and start-point fairness)
     "training.train_cli",   # mk-env train
     "training.replay",      # mk-env replay
@@ -126,6 +127,12 @@ def player_count(text: str) -> int:
     """Players per game: 2 to 5."""
     n = _whole_number(text)
     return allowed(n, 2 <= n <= 5, "the game is for 2 to 5 players")
+
+
+def port(text: str) -> int:
+    """A TCP port: 0 (any free one) to 65535."""
+    n = _whole_number(text)
+    return allowed(n, 0 <= n <= 65535, "a port is a whole number from 0 (any free one) to 65535")
 
 
 def workers(text: str) -> int:

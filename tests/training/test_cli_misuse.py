@@ -90,6 +90,9 @@ MISUSES = [
     (["bench", "--players", "7"], "player counts are 2..5"),
     (["bench", "--players", "two"], "use 'all' or numbers 2..5"),
     (["bench", "--json", "{dir}"], "argument --json: '{dir}' is a folder"),
+    # mk-env serve
+    (["serve", "--port", "-1"], "argument --port: -1 is not allowed; a port is a whole number from 0"),
+    (["serve", "--port", "http"], "argument --port: 'http' is not a whole number"),
     # mk-env soak
     (["soak", "--games", "-1"], "argument --games: -1 is not allowed"),
     (["soak", "--games", "0"], "argument --games: 0 is not allowed"),
@@ -122,7 +125,7 @@ def test_a_misuse_is_one_line_and_exit_code_2(argv, says, paths, capsys):
     argv = [a.format(**paths) for a in argv]
     code = main(argv)
     out, err = capsys.readouterr()
-    command = argv[0] if argv[0] in ("play", "tournament", "train", "replay", "bench", "soak") else None
+    command = argv[0] if argv[0] in ("play", "tournament", "train", "replay", "bench", "soak", "serve", "evaluate") else None
     assert code == 2, err
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert err.startswith(f"mk-env {command}: error: " if command else "mk-env: error: "), err
