@@ -27,7 +27,6 @@ from importlib import metadata
 from typing import Callable, Union
 
 from .base import Agent
-from .user_agent import is_object_spec, user_agent
 
 #: the ``importlib.metadata`` group where installed packages declare agent kinds
 ENTRY_POINT_GROUP = "mk_env.agents"
@@ -36,6 +35,8 @@ Factory = Callable[[str], Agent]
 EntryPoint = Union[str, Factory]
 _ENTRY_POINT = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
 _KIND = re.compile(r"^[A-Za-z_][\w.-]*$")
+#: a user's own agent, ``module:Name`` (:mod:`agents.user_agent`, imported only for such a spec)
+_OBJECT_SPEC = _ENTRY_POINT
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,8 @@ def make_agent(spec: str) -> Agent:
     kind, _, arg = spec.strip().partition(":")
     if kind not in _TABLE:
         _read_installed()
-    if kind not in _TABLE and is_object_spec(spec.strip()):  # a user's own module:Name
+    if kind not in _TABLE and _OBJECT_SPEC.match(spec.strip()):  # a user's own module:Name
+        from .user_agent import user_agent
         agent = user_agent(spec.strip())
     elif kind not in _TABLE:
         raise ValueError(f"unknown agent spec {spec!r}: kind {kind!r} is not one of {_allowed()}, nor a "

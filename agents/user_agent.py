@@ -26,7 +26,6 @@ from __future__ import annotations
 import importlib
 import inspect
 import os
-import re
 import sys
 from typing import Any
 
@@ -37,15 +36,6 @@ from mk_env.core.view import PlayerView
 from mk_env.games import game_entry, game_name, load
 
 from .base import BaseAgent
-
-#: ``module:Name``: a dotted module path, a colon, a dotted attribute path
-OBJECT_SPEC = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
-
-
-def is_object_spec(spec: str) -> bool:
-    """Whether ``spec`` has the shape ``module:Name`` (its kind is then not a registered one)."""
-    return bool(OBJECT_SPEC.match(spec))
-
 
 def user_agent(spec: str) -> Any:
     """The agent named by ``module:Name`` (see the module docstring)."""
