@@ -33,9 +33,10 @@ import numpy as np
 
 from mk_env.core.errors import IllegalActionError
 from mk_env.core.view import PlayerView
-from mk_env.games import game_entry, game_name, load
+from mk_env.games import game_name
 
 from .base import BaseAgent
+from .policy_description import env_module
 
 def user_agent(spec: str) -> Any:
     """The agent named by ``module:Name`` (see the module docstring)."""
@@ -112,6 +113,6 @@ class PolicyAgent(BaseAgent):
     def observation(self, view: PlayerView) -> dict[str, np.ndarray]:
         """The seat's observation dict, as its game's env shows it (encoded from the view's public facts)."""
         if view.game is not self._game:
-            env = load(game_entry(game_name(view.game)).env)
-            self._game, self._observer = view.game, env.raw_env.observer_class(view.game)
+            observer_class = env_module(game_name(view.game)).raw_env.observer_class
+            self._game, self._observer = view.game, observer_class(view.game)
         return self._observer.encode(view.public_state(), view.seat)

@@ -33,9 +33,10 @@ HISTORY_SHOWN = 12
 
 
 class Table:
-    """A game in progress with people and agents seated (see the module docstring)."""
+    """A game in progress with people and agents seated (see the module docstring); ``actions``: the moves
+    already made (a saved game), replayed before the agents play on."""
 
-    def __init__(self, game: str, seats: list[str], seed: int = 0):
+    def __init__(self, game: str, seats: list[str], seed: int = 0, actions: list[int] | None = None):
         entry = game_entry(game)
         if len(seats) not in entry.player_counts:
             raise ValueError(f"{entry.title} is for {', '.join(map(str, entry.player_counts))} players, "
@@ -46,7 +47,7 @@ class Table:
             getattr(agent, "reset", lambda *_: None)(p, len(seats))
         self.game = make_game(game, len(seats))
         self.lock = threading.RLock()
-        self._start([])
+        self._start(list(actions or []))
 
     def _start(self, actions: list[int]) -> None:
         """The game from its seed with ``actions`` applied, then the agents' turns."""
@@ -125,10 +126,7 @@ class Table:
         """A table at the position of a saved game, the same seats (a record without seats: all people)."""
         game = game_of(record)
         seats = record.agents or [HUMAN] * game.num_players
-        table = cls(game_name(game), seats, record.seed)
-        with table.lock:
-            table._start(record.actions)
-        return table
+        return cls(game_name(game), seats, record.seed, record.actions)
 
     # -- what a seat sees -------------------------------------------------------------------------------
     def view(self, seat: int | None = None) -> dict[str, Any]:
