@@ -50,7 +50,7 @@ def apply_hall(st: GameState, p: int, i: int) -> None:
     st.hall_at[cells] = hall
     st.hall_altar[hall] = table.anchor[i]
     place_tile(st, cells, SquareKind.GREAT_HALL, -1)
-    for t in covered_tiles:
+    for t in sorted(covered_tiles):  # ascending: region ids by tile id (the native engine's order too)
         split_protrusions(st, t)
     st.phase = STEP4
 
@@ -60,7 +60,8 @@ def split_protrusions(st: GameState, tile_id: int) -> None:
     nb = st.game.geo.neighbour_lists
     rest = set(((st.tile == tile_id) & (st.kind == _TUNNEL)).nonzero()[0].tolist())
     while rest:
-        start = rest.pop()
+        start = min(rest)  # the lowest square first: region ids in square order (the native engine's too)
+        rest.discard(start)
         part, todo = [start], deque([start])
         while todo:
             s = todo.popleft()
