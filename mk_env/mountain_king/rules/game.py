@@ -16,7 +16,7 @@ import numpy as np
 
 from mk_env.core.errors import ConfigError
 
-from . import setup
+from . import native, setup
 from .actions import ActionLayout
 from .content import N_TOKEN_KINDS, PLAYER_COUNTS, TOKEN_KINDS, ContentPack
 from .fields import array_shapes
@@ -56,13 +56,16 @@ class Game:
     """Options + content + precomputed geometry and action layout. Cheap to create after the first
     time for a given pack and board side (the tables are cached)."""
 
+    #: the engine of games pickled before backends: the reference
+    backend: str = "python"
     #: the payment option (class defaults: games pickled before the option was added read as "auto")
     payment: str = "auto"
     choose_payment: bool = False
 
     def __init__(self, num_players: int = 4, *, board_side: str | None = None,
                  workshops: str | list[str] | tuple[str, ...] = "random", team_mode: bool = False,
-                 pack: str | ContentPack | None = None, payment: str = "auto", **unknown: Any):
+                 pack: str | ContentPack | None = None, payment: str = "auto", backend: str | None = None,
+                 **unknown: Any):
         if unknown:
             raise ConfigError(f"unknown option(s) {', '.join(map(repr, sorted(unknown)))}; allowed: "
                               f"{', '.join(OPTION_NAMES)}")
@@ -107,6 +110,13 @@ class Game:
         self.retire_bribes = int(rules.get("retire_bribes", 4))
         self.max_trolls = int(rules.get("max_trolls", 10))
         self.runes_to_disintegrate = int(rules.get("runes_to_disintegrate", 3))
+        #: "native" (the compiled engine, mk_env/mountain_king/rules/native.py) or "python" (the reference);
+        #: not a game option: both play the same games from the same seeds
+        self.backend = native.choose_backend(self, backend)
+
+    def __getstate__(self) -> dict:
+        """The game without its compiled tables (rebuilt on first use after unpickling)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_native_rules"}
 
     # -- options ------------------------------------------------------------------------------------
     def _choose_side(self, side: str | None) -> str:
@@ -167,6 +177,8 @@ class Game:
     def new_initial_state(self, seed: int | np.random.Generator | None = None) -> GameState:
         """A new game after the general setup; the first decision is the start player's gate."""
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        if self.backend == "native":
+            return native.new_state(self, rng)
         st = GameState(self)
         setup.setup(st, rng)
         return st
@@ -181,4 +193,5 @@ class Game:
             except (ValueError, RecursionError) as e:  # bad JSON, an integer of thousands of digits, deep nesting
                 raise StateError(f"saved state is not valid JSON (truncated or corrupt?): "
                                  f"{str(e)[:200] or type(e).__name__}") from None
-        return read_state(self, text)
+        st = read_state(self, text)
+        return native.NativeGameState.from_state(st) if self.backend == "native" else st
