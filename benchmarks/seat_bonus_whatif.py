@@ -20,6 +20,7 @@ from typing import Any
 from mk_env.mountain_king.rules import economy as eco
 from mk_env.mountain_king.rules import setup
 from mk_env.mountain_king.rules.content import RESOURCES
+from mk_env.mountain_king.rules.native import set_default_backend
 from training.balance import balance_game
 from training.balance_report import report
 from training.tournament_schedule import schedule
@@ -40,7 +41,9 @@ def _with_unseen_bonus(st: Any) -> None:
 
 
 def _use_rule(printed: bool) -> None:
-    """Worker initialiser: the printed bonus or the counterfactual one."""
+    """Worker initialiser: the printed bonus or the counterfactual one (on the Python engine: the compiled one
+    keeps the printed rule)."""
+    set_default_backend(None if printed else "python")
     setup._grant_starting_resources = _printed if printed else _with_unseen_bonus
 
 

@@ -64,12 +64,14 @@ DIGEST_CHARS = 16
 SHOWN_PER_BLOCK = 3
 
 
-def random_game(options: dict, seed: int, limit: int) -> Iterator[tuple[Game, object, int | None]]:
-    """Play a seeded random game (trades mostly avoided, so that games dig, build and recruit).
+def random_game(options: dict, seed: int, limit: int,
+                backend: str | None = None) -> Iterator[tuple[Game, object, int | None]]:
+    """Play a seeded random game (trades mostly avoided, so that games dig, build and recruit) on ``backend``
+    (the default: the compiled engine where built).
 
     Yields ``(game, state, action)`` before each decision is applied, then ``(game, final state, None)``;
     the state changes once the caller asks for the next item."""
-    game = Game(**options)
+    game = Game(**options, backend=backend)
     rng = np.random.default_rng(seed)
     st = game.new_initial_state(seed)
     trade = game.layout.offset["trade"], game.layout.offset["trade"] + game.layout.sizes["trade"]
@@ -100,12 +102,12 @@ def observation_digest(obs: dict[str, np.ndarray]) -> str:
     return h.hexdigest()[:DIGEST_CHARS]
 
 
-def play(options: dict, seed: int, limit: int) -> dict:
+def play(options: dict, seed: int, limit: int, backend: str | None = None) -> dict:
     """One game of :data:`GAMES` as recorded in ``digests.json``: the actions and per decision [state
     digest, legal digest, acting observation digest, others' observations digest]."""
     actions, steps = [], []
     observer = None
-    for game, st, a in random_game(options, seed, limit):
+    for game, st, a in random_game(options, seed, limit, backend):
         observer = observer or Observer(game)
         seat = max(st.current_player(), 0)
         others = hashlib.blake2b(digest_size=8)

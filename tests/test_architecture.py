@@ -39,6 +39,8 @@ def _modules() -> Iterator[tuple[str, Path]]:
 
 
 MODULES = dict(_modules())
+#: the compiled modules setup.py builds (no Python source: they import nothing of ours)
+EXTENSIONS = {"mk_env.mountain_king.rules._native"}
 
 
 def _layer(module: str) -> str:
@@ -65,7 +67,7 @@ def _imports(module: str, path: Path, at_import_time: bool, type_checking: bool 
                 if node.level:
                     anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
                     base = ".".join(anchor + ([base] if base else []))
-                subs = [f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in MODULES]
+                subs = [f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in MODULES.keys() | EXTENSIONS]
                 if len(subs) < len(node.names):  # names defined by ``base`` itself (not its submodules)
                     yield base, node.lineno
                 yield from ((sub, node.lineno) for sub in subs)  # ``from . import x``: the module x

@@ -5,6 +5,9 @@ faster (issue 8): replaying its seeded games now must give exactly the same dige
 legal set and observation. The readable transcripts beside it (``tests/data/golden/<label>.txt``) must
 replay line for line; a failure shows the diff.
 
+Both backends replay them (``Game(..., backend="python"|"native")``): the compiled engine's parity with the
+reference on every golden game.
+
 Regenerate (only when behaviour is meant to change, then review the diff): ``python -m tests.golden --update``.
 """
 
@@ -16,6 +19,7 @@ import pytest
 from golden import DIGESTS, GAMES, TRANSCRIPTS, play, transcript_diff
 
 from mk_env.mountain_king.rules import Game
+from mk_env.mountain_king.rules.native import MISSING
 
 
 @pytest.fixture(scope="module")
@@ -23,10 +27,15 @@ def golden() -> dict:
     return json.loads(DIGESTS.read_text())
 
 
+#: both engines replay the golden games: the Python reference and, where built, the compiled one
+BACKENDS = ["python"] + ([] if MISSING else ["native"])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("label", [g[0] for g in GAMES])
-def test_replay_is_bit_identical(golden, label):
+def test_replay_is_bit_identical(golden, label, backend):
     want = golden[label]
-    got = play(want["options"], want["seed"], want["limit"])
+    got = play(want["options"], want["seed"], want["limit"], backend)
     assert got["actions"] == want["actions"], f"{label}: the random game took another path"
     for i, (a, b) in enumerate(zip(got["steps"], want["steps"])):
         assert a == b, (f"{label}: decision {i} differs (state, legal, observation, others' observations): "

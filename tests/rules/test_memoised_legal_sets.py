@@ -13,6 +13,9 @@ from mk_env.mountain_king.rules.digging import dig_geometry, legal_digs
 from mk_env.mountain_king.rules.trades import trade_actions
 from mk_env.mountain_king.rules.content import HAMMER, N_RESOURCES
 
+#: the Python engine's own memos and representation (the compiled engine's parity: tests/native/)
+pytestmark = pytest.mark.usefixtures("python_engine")
+
 
 # -- the square index --------------------------------------------------------------------------------
 def test_square_index_lookup_equals_the_union_of_its_lists():

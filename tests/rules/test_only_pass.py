@@ -15,6 +15,9 @@ from mk_env.mountain_king.rules import legal, turn
 from mk_env.mountain_king.rules.content import RESOURCES
 from mk_env.mountain_king.rules.vocabulary import PASS_PHASES, Phase
 
+#: the Python engine's own memos and representation (the compiled engine's parity: tests/native/)
+pytestmark = pytest.mark.usefixtures("python_engine")
+
 STEP1, STEP2, STEP3, STEP4 = Phase.STEP1, Phase.STEP2, Phase.STEP3, Phase.STEP4
 
 

@@ -13,6 +13,9 @@ from mk_env.mountain_king.rules import Game, GameState
 from mk_env.mountain_king.rules.fields import ARRAY, BOOL, FIELD_NAMES, FIELDS, INT, INTS, LISTS, PENDING
 from mk_env.mountain_king.rules.vocabulary import Pending
 
+#: the Python engine's own memos and representation (the compiled engine's parity: tests/native/)
+pytestmark = pytest.mark.usefixtures("python_engine")
+
 HEADER = ("format_version", "pack_id", "options", "rng")
 
 

@@ -1,4 +1,4 @@
-// The Python binding of the compiled engine (``mk_env.mountain_king._native``): ``Rules`` (a game's fixed
+// The Python binding of the compiled engine (``mk_env.mountain_king.rules._native``): ``Rules`` (a game's fixed
 // tables, from mk_env/mountain_king/rules/native_tables.py) and ``State`` (one game in progress). The Python
 // class that serves the engine protocol with it is mk_env/mountain_king/rules/native.py.
 #include <pybind11/numpy.h>
@@ -120,6 +120,7 @@ std::shared_ptr<const Tables> make_tables(const py::dict& d) {
     t->horde_beneath = d["horde_beneath"].cast<std::vector<std::vector<int>>>();
     t->horde_row = get<int>(d, "horde_row");
     t->recruit_slots = get<int>(d, "recruit_slots");
+    t->phase_names = d["phase_names"].cast<std::vector<std::string>>();
     const auto names = d["array_names"].cast<std::vector<std::string>>();
     if (names.size() != N_ARRAY_FIELDS) throw std::invalid_argument("the state's array fields differ");
     for (int f = 0; f < N_ARRAY_FIELDS; ++f)
@@ -244,6 +245,32 @@ PYBIND11_MODULE(_native, m) {
     py::list names;
     for (const char* name : ARRAY_NAMES) names.append(name);
     m.attr("ARRAY_FIELDS") = py::tuple(names);
+    // the draws themselves, for the tests that hold them to numpy's (tests/native/test_native_chance.py)
+    m.def("seeded_state", [](uint64_t seed) {
+        const Pcg64 g = Pcg64::from_seed(seed_words(seed));
+        return py::make_tuple(from_u128(g.state), from_u128(g.inc));
+    });
+    m.def("draw_integers", [](const py::object& generator, const std::vector<uint64_t>& highs) {
+        PyBitgen rng = bitgen_of(generator);
+        std::vector<int64_t> out;
+        for (uint64_t h : highs) out.push_back(integers(rng, h));
+        return out;
+    });
+    m.def("draw_permutation", [](const py::object& generator, int n) {
+        PyBitgen rng = bitgen_of(generator);
+        return permutation(rng, n);
+    });
+    m.def("pcg64_draws", [](const py::tuple& st, const std::vector<uint64_t>& highs, int n) {
+        // the compiled engine's own generator from a numpy state: integers(h) for each h, then permutation(n)
+        Pcg64 g;
+        g.state = to_u128(st[0].cast<py::int_>());
+        g.inc = to_u128(st[1].cast<py::int_>());
+        g.has_uint32 = st[2].cast<int>();
+        g.uinteger = st[3].cast<uint32_t>();
+        std::vector<int64_t> out;
+        for (uint64_t h : highs) out.push_back(integers(g, h));
+        return py::make_tuple(out, permutation(g, n));
+    });
     py::register_exception<Illegal>(m, "Illegal");
     py::register_exception<Stalled>(m, "Stalled");
 

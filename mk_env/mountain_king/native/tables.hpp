@@ -92,6 +92,7 @@ struct Tables {
     // -- the pyramids ----------------------------------------------------------------------------------------
     std::vector<std::vector<int>> smoot_support, smoot_cone, horde_beneath;
     std::vector<int> horde_row, recruit_slots;
+    std::vector<std::string> phase_names;
     // -- the state's shape (fields.FIELDS, in order) ---------------------------------------------------------
     std::vector<std::string> array_names;
     std::vector<char> array_dtypes;  // numpy kind: 'b' int8, 'h' int16, 'i' int32, '?' bool

@@ -179,10 +179,13 @@ void auto_advance(State& st) {
             const Pending before = st.pending;
             dispatch(st, 0);
             if (st.phase == phase && st.current == current && st.turn == turn && st.pending == before)
-                throw Stalled("a forced pass changed nothing (engine bug); the same pass would repeat forever");
+                throw Stalled("a forced pass in phase " + st.t->phase_names.at(phase) +
+                              " changed nothing (engine bug); the same pass would repeat forever");
             if (st.turn - first_turn > st.n() && st.final_turns_left < 0)
-                throw Stalled("the game cannot go on: every seat's turn was only forced passes and the end is not "
-                              "triggered");
+                throw Stalled("the game cannot go on: from turn " + std::to_string(first_turn) + " to " +
+                              std::to_string(st.turn) +
+                              " every seat's turn was only forced passes and the end (the last coronation token) is "
+                              "not triggered, so no turn would ever change anything");
             continue;
         }
         if (legal_actions(st).empty()) throw std::logic_error("no legal decision in this phase (engine bug)");

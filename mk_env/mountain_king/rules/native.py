@@ -14,6 +14,7 @@ game's options and spells are compiled (:func:`~.native_tables.native_support`).
 
 from __future__ import annotations
 
+import os
 import warnings
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +31,7 @@ from .state import GameState
 from .vocabulary import Pending, Phase
 
 try:
-    from .. import _native
+    from . import _native
     MISSING: str | None = None
 except ImportError as e:  # not built (no compiler at install time): the Python engine serves
     _native = None
@@ -44,10 +45,25 @@ _GAME_OVER = int(Phase.GAME_OVER)
 #: the pool index of each list field (the compiled ``ListField`` order; draft decks and hands per player follow)
 _LISTS = {"spell_deck": 3, "tile_shape": 4, "used_sites": 5, "coronation_left": 6}
 _noticed = False
+#: the backend of games made without one: the environment variable MK_ENV_BACKEND ("python" or "native"), else
+#: the compiled engine where it serves (:func:`set_default_backend` changes it for this process)
+_default: str | None = os.environ.get("MK_ENV_BACKEND") or None
+
+
+def set_default_backend(backend: str | None) -> None:
+    """The backend of every game made from now on without one (None: the compiled engine where it serves);
+    a tool that patches the Python rules (a what-if) sets "python"."""
+    global _default
+    if backend is not None and backend not in BACKENDS:
+        raise ConfigError(f"backend={backend!r} is not allowed; use one of {', '.join(BACKENDS)} or None")
+    _default = backend
 
 
 def choose_backend(game: Game, backend: str | None) -> str:
-    """The backend ``game`` runs on: ``backend`` checked, or by default the compiled one where it serves."""
+    """The backend ``game`` runs on: ``backend`` checked, or the default (:func:`set_default_backend`), or the
+    compiled one where it serves."""
+    if backend is None and _default == "python":
+        return "python"
     if backend is not None and backend not in BACKENDS:
         raise ConfigError(f"backend={backend!r} is not allowed; use one of {', '.join(BACKENDS)} (or leave it out)")
     why = MISSING or native_support(game)
@@ -105,12 +121,22 @@ class NativeGameState(GameState):
         st._n.rng_state = _rng_tuple(source._rng_dict())
         return st
 
+    def __reduce__(self) -> tuple:
+        """Pickled as its Python copy, compiled again on loading."""
+        return NativeGameState.from_state, (self.to_python(),)
+
     def to_python(self) -> GameState:
         """The same position on the Python engine (the reference)."""
         out = GameState(self.game)
         for f in FIELDS:
             value = getattr(self, f.name)
-            setattr(out, f.name, value.copy() if f.kind == ARRAY else value)
+            if f.kind == ARRAY:
+                value = value.copy()
+            elif f.kind == INTS:
+                value = list(value)
+            elif f.kind == LISTS:
+                value = [list(x) for x in value]
+            setattr(out, f.name, value)
         out._rng_state = self._rng_dict()
         return out
 
@@ -144,22 +170,23 @@ class NativeGameState(GameState):
         return legal
 
     def is_legal(self, action: int) -> bool:
+        size = self.game.layout.size
         if type(action) is not int:
-            action = action_number(action, self.game.layout.size)
-        return self._n.is_legal(action)
+            action = action_number(action, size)
+        return 0 <= action < size and self._n.is_legal(action)
 
     def apply(self, action: int) -> None:
         """Apply one decision; an illegal one raises :class:`IllegalActionError` with the reference
         engine's explanation and changes nothing."""
         size = self.game.layout.size
         a = action if type(action) is int else action_number(action, size)
+        if self._n.phase == _GAME_OVER:
+            raise IllegalActionError(f"action {a}: the game is over; no decision is allowed")
+        if not 0 <= a < size:
+            raise IllegalActionError(f"action {a} is outside the action space 0..{size - 1}")
         try:
             self._n.apply(a)
         except _native.Illegal:
-            if self._n.phase == _GAME_OVER:
-                raise IllegalActionError(f"action {a}: the game is over; no decision is allowed") from None
-            if not 0 <= a < size:
-                raise IllegalActionError(f"action {a} is outside the action space 0..{size - 1}") from None
             raise IllegalActionError(explain_illegal(self.to_python(), a)) from None
         except _native.Stalled as e:
             raise StalledGameError(f"{e}; data pack {self.game.pack.pack_id}") from None
@@ -222,22 +249,54 @@ def _scalar_property(name: str, kind: str) -> property:
     return property(get, put)
 
 
+class LiveList(list):
+    """A list field of a compiled state: a list (JSON, comparisons, slicing as ever) whose changes in place
+    (``append``, ``x[i] = v``, ``pop``, ...) are written back to the state, as the Python engine's lists are
+    the state's own."""
+
+    __slots__ = ("_write",)
+
+    def __init__(self, values: Any, write: Any) -> None:
+        super().__init__(values)
+        self._write = write
+
+    def _sync(self) -> None:
+        self._write(list(self))
+
+
+def _writing(name: str) -> Any:
+    method = getattr(list, name)
+
+    def changed(self: LiveList, *args: Any) -> Any:
+        out = method(self, *args)
+        self._sync()
+        return self if name == "__iadd__" else out
+    changed.__name__ = name
+    return changed
+
+
+for _name in ("append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "__setitem__",
+              "__delitem__", "__iadd__"):
+    setattr(LiveList, _name, _writing(_name))
+
+
 def _list_property(name: str) -> property:
     if name in ("deck_unseen", "draft_placed", "history"):
-        def get(self: NativeGameState) -> list[int]:
-            return list(getattr(self._n, name))
-
         def put(self: NativeGameState, value: Any) -> None:
             setattr(self._n, name, [int(v) for v in value])
+            self._cache.clear()
+
+        def get(self: NativeGameState) -> list[int]:
+            return LiveList(getattr(self._n, name), lambda v: put(self, v))
         return property(get, put)
     index = _LISTS[name]
-
-    def get_list(self: NativeGameState) -> list[int]:
-        return self._n.list(index)
 
     def put_list(self: NativeGameState, value: Any) -> None:
         self._n.set_list(index, [int(v) for v in value])
         self._cache.clear()
+
+    def get_list(self: NativeGameState) -> list[int]:
+        return LiveList(self._n.list(index), lambda v: put_list(self, v))
     return property(get_list, put_list)
 
 
@@ -249,16 +308,21 @@ def _lists_property(name: str) -> property:
     def count(self: NativeGameState) -> int:
         return 3 if name == "decks" else self.game.num_players
 
-    def get(self: NativeGameState) -> list[list[int]]:
-        at = first(self)
-        return [self._n.list(at + k) for k in range(count(self))]
+    def put_one(self: NativeGameState, k: int, values: Any) -> None:
+        self._n.set_list(first(self) + k, [int(v) for v in values])
+        self._cache.clear()
 
     def put(self: NativeGameState, value: Any) -> None:
-        at = first(self)
+        if len(value) != count(self):
+            raise ValueError(f"{name} holds {count(self)} lists, not {len(value)}")
         for k, values in enumerate(value):
-            self._n.set_list(at + k, [int(v) for v in values])
-        self._cache.clear()
-    return property(get, put, doc=f"the {name} lists (copies: assign the whole field to change it)")
+            put_one(self, k, values)
+
+    def get(self: NativeGameState) -> list[list[int]]:
+        at = first(self)
+        inner = [LiveList(self._n.list(at + k), lambda v, k=k: put_one(self, k, v)) for k in range(count(self))]
+        return LiveList(inner, lambda lists: put(self, lists))
+    return property(get, put, doc=f"the {name} lists (changes in place are written back)")
 
 
 def _pending_property() -> property:

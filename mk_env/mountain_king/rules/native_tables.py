@@ -16,7 +16,7 @@ from .actions import HORDE_BENEATH, HORDE_ROW, RECRUIT_SLOTS, SMOOT_CONE, SMOOT_
 from .content import MINERALS, N_RESOURCES, RESOURCES, TOKEN_KINDS
 from .fields import ARRAY, FIELDS
 from .spells import SPELL_EFFECTS
-from .vocabulary import Block
+from .vocabulary import PHASE_NAMES, Block
 
 if TYPE_CHECKING:
     from .game import Game
@@ -127,6 +127,6 @@ def native_tables(game: Game) -> dict[str, Any]:
         "recruit_slots": list(RECRUIT_SLOTS),
         "array_names": [f.name for f in arrays], "array_dtypes": [_DTYPES[np.dtype(f.dtype)] for f in arrays],
         "array_shapes": [list(shapes[f.name]) for f in arrays],
-        "list_caps": _list_caps(game),
+        "list_caps": _list_caps(game), "phase_names": list(PHASE_NAMES),
         "token_kinds": len(TOKEN_KINDS),
     }
