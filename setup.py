@@ -7,7 +7,7 @@ from pybind11.setup_helpers import Pybind11Extension, build_ext
 from setuptools import setup
 
 native = Pybind11Extension(
-    "mk_env.mountain_king._native",
+    "mk_env.mountain_king.rules._native",
     sorted(glob("mk_env/mountain_king/native/*.cpp")),
     cxx_std=17,
     extra_compile_args=["-O2"],
