@@ -233,7 +233,7 @@ def _array_property(i: int, name: str) -> property:
 
     def put(self: NativeGameState, value: Any) -> None:
         self._view(i)[...] = value
-        self._n.invalidate()
+        self.invalidate_caches()  # the compiled memo and this wrapper's legal array, as every other setter
     return property(get, put, doc=f"the {name} field (a view of the compiled state)")
 
 
