@@ -183,3 +183,10 @@ def spell_in_book(st, effect: str) -> int:
         st.spellbook[0] = spell
     st.invalidate_caches()
     return st.spellbook.tolist().index(spell)
+
+
+def random_action(rng: np.random.Generator, legal: np.ndarray, trade: tuple[int, int]) -> int:
+    """Mostly not a trade (so that games dig, recruit, cast and build), else any legal action."""
+    non_trade = legal[(legal < trade[0]) | (legal >= trade[1])]
+    pool = non_trade if len(non_trade) and rng.random() < 0.85 else legal
+    return int(pool[rng.integers(len(pool))])

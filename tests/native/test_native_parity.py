@@ -14,6 +14,7 @@ from mk_env.core.errors import ConfigError
 from mk_env.mountain_king.env.observation import Observer
 from mk_env.mountain_king.rules import ActionTypeError, Game, IllegalActionError
 from mk_env.mountain_king.rules.native import NativeGameState
+from tests.rules_helpers import random_action
 
 pytest.importorskip("mk_env.mountain_king.rules._native", reason="the compiled engine is not built")
 
@@ -29,13 +30,6 @@ def pair(options: dict, seed: int):
     """The same new game on both backends."""
     return (Game(**options, backend="python").new_initial_state(seed),
             Game(**options, backend="native").new_initial_state(seed))
-
-
-def random_action(rng: np.random.Generator, legal: np.ndarray, trade: tuple[int, int]) -> int:
-    """Mostly not a trade (so that games dig, recruit, cast and build), else any legal action."""
-    non_trade = legal[(legal < trade[0]) | (legal >= trade[1])]
-    pool = non_trade if len(non_trade) and rng.random() < 0.85 else legal
-    return int(pool[rng.integers(len(pool))])
 
 
 @pytest.mark.parametrize("options,seeds", TABLES, ids=lambda x: str(x) if isinstance(x, dict) else "")

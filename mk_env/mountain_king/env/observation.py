@@ -235,7 +235,10 @@ class Observer(FeatureFills):
         Parts that change rarely (the board, the horde, the trollsmoots, the players, the spellbook,
         the pedestal track) are memoised, keyed by the exact bytes of the state arrays they read, so
         a state changed in any way (even directly, as tests do) is encoded anew; every call returns
-        a fresh copy of the observer's template."""
+        a fresh copy of the observer's template. A state of the compiled engine is written by the compiled
+        writer (:mod:`~mk_env.mountain_king.env.native_observation`: the same bytes)."""
+        if self._writer_for(st) is not None:
+            return self.views(self.encode_flat(st, player))
         out = self.views(self._template(st, player).copy())
         self._fill_per_call(st, player, out)
         return out
@@ -245,9 +248,40 @@ class Observer(FeatureFills):
         arrays of :meth:`encode`, each flattened (C order), in the space's key order (the layout of
         :attr:`slices`; what ``gymnasium.spaces.flatten(self.space, self.encode(st, player))``
         gives)."""
+        writer = self._writer_for(st)
+        if writer is not None:
+            flat = np.empty(self.size, _F32)
+            writer.write(st._n, player, flat)
+            return flat
         flat = self._template(st, player).copy()
         self._fill_per_call(st, player, _views(flat, self._per_call_specs))
         return flat
+
+    def encode_into(self, st: GameState, player: int, out: np.ndarray) -> np.ndarray:
+        """Write :meth:`encode_flat`'s vector into ``out`` (a C-contiguous float32 vector of :attr:`size`
+        entries, such as one row of a batch's buffer) and return it; a state of the compiled engine is written
+        there directly, with no intermediate array."""
+        if not (isinstance(out, np.ndarray) and out.dtype == _F32 and out.shape == (self.size,)
+                and out.flags.c_contiguous and out.flags.writeable):
+            raise ValueError(f"out must be a writable C-contiguous float32 array of shape ({self.size},), not "
+                             f"{getattr(out, 'dtype', type(out).__name__)} {getattr(out, 'shape', '')}")
+        writer = self._writer_for(st)
+        if writer is not None:
+            writer.write(st._n, player, out)
+        else:
+            np.copyto(out, self.encode_flat(st, player))
+        return out
+
+    def _writer_for(self, st: GameState) -> object | None:
+        """The compiled writer, where ``st`` is a state of the compiled engine of this observer's game and the
+        writer serves this layout (built on first use); else None."""
+        if getattr(st, "_n", None) is None or st.game is not self.game:
+            return None
+        writer = self.__dict__.get("_writer", False)
+        if writer is False:
+            from .native_observation import compiled_writer
+            writer = self._writer = compiled_writer(self)
+        return writer
 
     def views(self, flat: np.ndarray) -> dict[str, np.ndarray]:
         """The observation dict of a flat vector (views, no copy; in the space's key order)."""

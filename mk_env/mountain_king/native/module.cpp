@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "bind.hpp"
 #include "engine.hpp"
 
 namespace py = pybind11;
@@ -272,6 +273,7 @@ PYBIND11_MODULE(_native, m) {
         return py::make_tuple(out, permutation(g, n));
     });
     py::register_exception<Illegal>(m, "Illegal");
+    bind_observer(m);
     py::register_exception<Stalled>(m, "Stalled");
 
     py::class_<Tables, std::shared_ptr<Tables>>(m, "Rules")
