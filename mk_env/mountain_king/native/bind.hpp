@@ -6,5 +6,6 @@
 namespace mk {
 
 void bind_observer(pybind11::module_& m);  // bind_observe.cpp
+void bind_batch(pybind11::module_& m);     // bind_batch.cpp
 
 }  // namespace mk

@@ -274,6 +274,7 @@ PYBIND11_MODULE(_native, m) {
     });
     py::register_exception<Illegal>(m, "Illegal");
     bind_observer(m);
+    bind_batch(m);
     py::register_exception<Stalled>(m, "Stalled");
 
     py::class_<Tables, std::shared_ptr<Tables>>(m, "Rules")

@@ -14,11 +14,13 @@ int length(const State& st, ArrayField f) { return st.t->array_shapes[f][0]; }
 //: the index of a value that may be -1 (none) in a table whose last entry stands for none
 int wrap(int v, int size) { return v < 0 ? size + v : v; }
 
-//: _board_common, _board_networks and _board_overlay
-void board(const ObsTables& t, const State& st, int player, float* b) {
+//: the fields _board_common reads, in one arena run each
+constexpr ArrayField BOARD_READS[] = {F_KIND, F_REGION, F_STATUE, F_PEDESTAL, F_BURIED, F_HALL_ALTAR, F_WORKSHOP};
+
+//: _board_common: the channels every observer sees alike (``b`` holds the static channels on entry)
+void board_common(const ObsTables& t, const State& st, float* b) {
     const ObsAt& at = t.at;
-    const int hw = t.hw, n = t.n;
-    std::memcpy(b, t.static_board.data(), sizeof(float) * t.static_board.size());
+    const int hw = t.hw;
     const int8_t* kind = st.field<int8_t>(F_KIND);
     const int8_t* statue = st.field<int8_t>(F_STATUE);
     const int8_t* pedestal = st.field<int8_t>(F_PEDESTAL);
@@ -49,6 +51,41 @@ void board(const ObsTables& t, const State& st, int player, float* b) {
     const int8_t* workshop = st.field<int8_t>(F_WORKSHOP);
     for (int site = 0, ns2 = length(st, F_WORKSHOP); site < ns2; ++site)
         if (workshop[site] >= 0) b[(at.ch_workshop + workshop[site]) * hw + t.site_squares[site]] = 1.f;
+}
+
+bool same_board(const State& st, BoardCache& cache) {
+    size_t at = 0;
+    bool same = !cache.key.empty();
+    for (ArrayField f : BOARD_READS) {
+        const size_t bytes = st.t->array_bytes[f];
+        const uint8_t* src = st.arena.data() + st.t->array_offsets[f];
+        if (cache.key.size() < at + bytes) {
+            cache.key.resize(at + bytes);
+            same = false;
+        }
+        if (same && std::memcmp(cache.key.data() + at, src, bytes) != 0) same = false;
+        if (!same) std::memcpy(cache.key.data() + at, src, bytes);
+        at += bytes;
+    }
+    return same;
+}
+
+//: the whole board: the common channels (from ``cache`` where the board did not change), then _board_networks
+//: and _board_overlay
+void board(const ObsTables& t, const State& st, int player, float* b, BoardCache* cache) {
+    const ObsAt& at = t.at;
+    const int hw = t.hw, n = t.n;
+    const size_t bytes = sizeof(float) * t.static_board.size();
+    if (cache == nullptr) {
+        std::memcpy(b, t.static_board.data(), bytes);
+        board_common(t, st, b);
+    } else {
+        if (!same_board(st, *cache)) {
+            cache->common = t.static_board;
+            board_common(t, st, cache->common.data());
+        }
+        std::memcpy(b, cache->common.data(), bytes);
+    }
     const bool* reach = st.field<bool>(F_REACH);
     for (int k = 0; k < n; ++k) {
         const bool* row = reach + ((player + k) % n) * (hw + 1);
@@ -244,12 +281,12 @@ void ObsTables::finish() {
     if (hw > MAX_SQUARES) throw std::invalid_argument("too many squares");
 }
 
-void write_observation(const ObsTables& t, const State& st, int player, float* out) {
+void write_observation(const ObsTables& t, const State& st, int player, float* out, BoardCache* cache) {
     const ObsAt& at = t.at;
     const size_t board_end = at.board + t.static_board.size();  // the board: copied from the static channels
     std::memset(out, 0, sizeof(float) * at.board);
     std::memset(out + board_end, 0, sizeof(float) * (t.size - board_end));
-    board(t, st, player, out + at.board);
+    board(t, st, player, out + at.board, cache);
     horde(t, st, out + at.horde);
     trollsmoots(t, st, player, out + at.smoots);
     players(t, st, player, out + at.players);

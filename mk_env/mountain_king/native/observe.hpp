@@ -65,7 +65,14 @@ struct ObsTables {
     void finish();  // checks the sizes the writer assumes
 };
 
+//: the board channels every seat sees alike, kept with the bytes of the fields they were written from (one
+//: per game of a batch: a board that did not change is copied, not written again)
+struct BoardCache {
+    std::vector<uint8_t> key;
+    std::vector<float> common;
+};
+
 //: write ``player``'s observation of ``st`` into ``out`` (``t.size`` floats; every entry is written)
-void write_observation(const ObsTables& t, const State& st, int player, float* out);
+void write_observation(const ObsTables& t, const State& st, int player, float* out, BoardCache* cache = nullptr);
 
 }  // namespace mk
