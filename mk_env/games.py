@@ -55,6 +55,9 @@ class GameEntry:
     ladder: tuple[str, ...] = ("random", "heuristic", "mcts:16")
     #: the shipped networks' agent specs: trained for 2 players, they join the tables of 2 only
     networks: tuple[str, ...] = ()
+    #: "module:Class", the batched ``gymnasium.vector.VectorEnv`` ``gymnasium.make_vec`` makes of the id (its
+    #: ``vector_entry_point``); empty: Gymnasium's copies of the single-seat view
+    vector: str = ""
 
     def quick_table(self, players: int) -> tuple[str, ...]:
         """The quick tournament's agents at ``players`` players."""
@@ -109,7 +112,7 @@ GAMES: dict[str, GameEntry] = {e.name: e for e in (
               ("board_side", "workshops", "team_mode", "payment"), points="honour", extractors=("cnn", "flat"),
               soak="mk_env.mountain_king.soak", quick_agents=("random", "heuristic", "aznet:default"),
               ladder=("random", "heuristic", "aznet:default", "mcts:16", "az:default"),
-              networks=("aznet:default", "az:default")),
+              networks=("aznet:default", "az:default"), vector="mk_env.mountain_king.env.vector:BatchVectorEnv"),
     GameEntry("cave_troll", "Cave Troll", (2, 3, 4), "mk_env.cave_troll.rules:Game", "mk_env.cave_troll.env",
               "mk_env.cave_troll.rules.invariants:check", "agents.cave_troll_heuristic",
               "CaveTroll", "mk_env.cave_troll.env.single_seat:SingleSeatCaveTroll",

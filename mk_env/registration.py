@@ -3,9 +3,10 @@ game of the card (:mod:`mk_env.games`), its ids read from its current version:
 
 * PettingZoo: ``pettingzoo.make("aec", "<game>_v<N>", num_players=2)`` (the card's ``GameEntry.env_name()``; the game's
   ``env(...)``, with the safety wrappers);
-* Gymnasium: ``gymnasium.make("mk_env/<Name>-v<N>", num_players=2)`` and ``gymnasium.make_vec(...,
-  num_envs=8)`` (``GameEntry.gymnasium_id()``; the game's single-seat view). An older version's id is refused
-  by Gymnasium itself, naming the current one.
+* Gymnasium: ``gymnasium.make("mk_env/<Name>-v<N>", num_players=2)`` (``GameEntry.gymnasium_id()``; the game's
+  single-seat view) and ``gymnasium.make_vec(..., num_envs=8)`` (the game's batched vector env where it has
+  one, ``GameEntry.vector``, else copies of the single-seat view; ``vectorization_mode="sync"`` asks for the
+  copies). An older version's id is refused by Gymnasium itself, naming the current one.
 
 ``import mk_env`` runs :func:`register_on_import`: a library already imported is told now; one not yet
 imported is told the moment it is (a finder on ``sys.meta_path`` wraps that library's loader and
@@ -49,7 +50,8 @@ def register_gymnasium() -> None:
 
     for entry in GAMES.values():
         if entry.gymnasium_id() not in gymnasium.registry:
-            gymnasium.register(entry.gymnasium_id(), entry_point=entry.single_seat)
+            gymnasium.register(entry.gymnasium_id(), entry_point=entry.single_seat,
+                               vector_entry_point=entry.vector or None)
 
 
 REGISTRATIONS: dict[str, Callable[[], None]] = {"pettingzoo": register_pettingzoo,

@@ -307,9 +307,12 @@ action on the autoreset step and ignore it, and an empty mask would break a mask
 `env.observe(seat)` gives the PettingZoo observation of any seat. The learner always receives its
 terminal reward, even when an opponent's move ends the game. It is registered with Gymnasium on
 `import mk_env`: `gymnasium.make("mk_env/MountainKing-v<VERSION>", num_players=2, observation="flat")`,
-`gymnasium.make_vec("mk_env/MountainKing-v<VERSION>", num_envs=8, num_players=2)` (the keyword arguments
-are those of `single_seat_env`); `gymnasium.make("mk_env:mk_env/MountainKing-v<VERSION>", ...)` imports
-mk_env itself first.
+`gymnasium.make_vec("mk_env/MountainKing-v<VERSION>", num_envs=8, num_players=2, vectorization_mode="sync")`
+(copies of the single-seat env; the keyword arguments are those of `single_seat_env`);
+`gymnasium.make("mk_env:mk_env/MountainKing-v<VERSION>", ...)` imports mk_env itself first. Without
+`vectorization_mode`, `gymnasium.make_vec(..., num_envs=64, num_players=2)` makes the batched vector env
+(`mk_env/mountain_king/env/vector.py`: the batch API's games in one call, compiled where the compiled engine
+is built, random opponents, flat observations, `action_masks()`).
 
 ## Rendering
 

@@ -4,7 +4,9 @@
 render mode.
 
 Registered with Gymnasium on ``import mk_env`` as ``mk_env/MountainKing-v<N>`` (``<N>`` its ``ENV_VERSION``):
-``gymnasium.make(f"mk_env/MountainKing-v{ENV_VERSION}", num_players=2)``, ``gymnasium.make_vec(..., num_envs=8)``.
+``gymnasium.make(f"mk_env/MountainKing-v{ENV_VERSION}", num_players=2)``, ``gymnasium.make_vec(..., num_envs=8,
+vectorization_mode="sync")`` (without the mode, ``make_vec`` makes the batched vector env of
+:mod:`~mk_env.mountain_king.env.vector`).
 """
 
 from __future__ import annotations

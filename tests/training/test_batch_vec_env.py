@@ -1,0 +1,45 @@
+"""Stable-Baselines3's route onto the batch API (issue 51, "a documented route for SB3 users"): MaskablePPO learns on
+:class:`training.batch_vec_env.BatchVecEnv`, its masks come through ``env_method("action_masks")``, and each
+finished game reports SB3's ``episode`` info."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from training.batch_vec_env import BatchVecEnv
+
+torch.set_num_threads(1)
+
+
+def test_maskable_ppo_learns_on_the_batch_and_games_end_with_episode_infos():
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
+    venv = BatchVecEnv(num_envs=2, num_players=2, seed=0)
+    assert get_action_masks(venv).shape == (2, venv.action_space.n)
+    model = MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=32, n_epochs=1, seed=0,
+                        policy_kwargs={"net_arch": [16]}, device="cpu")
+    model.learn(64)
+    assert model.num_timesteps == 64
+    obs = venv.reset()
+    episodes = []
+    for _ in range(400):
+        actions, _ = model.predict(obs, action_masks=get_action_masks(venv))
+        obs, rewards, dones, infos = venv.step(actions)
+        episodes += [info["episode"] for info, done in zip(infos, dones) if done]
+    assert episodes and all(e["l"] > 0 and e["r"] in (-1.0, 1.0) for e in episodes)
+
+
+def test_only_the_mask_method_is_served():
+    venv = BatchVecEnv(num_envs=2, num_players=2)
+    venv.reset()
+    with pytest.raises(AttributeError, match="only 'action_masks'"):
+        venv.env_method("render")
+    assert len(venv.env_method("action_masks", indices=[1])) == 1
+    assert venv.get_attr("render_mode") == [None, None]
+    venv.seed(7)
+    first = venv.reset()
+    venv.seed(7)
+    assert np.array_equal(first, venv.reset())
