@@ -61,6 +61,8 @@ def test_the_same_seed_gives_the_same_rows_and_a_fixed_seat_stays():
 def test_what_it_cannot_serve_is_refused_and_the_copies_still_serve():
     with pytest.raises(ValueError, match="vectorization_mode='sync'"):
         gymnasium.make_vec(ID, num_envs=2, num_players=2, opponents="heuristic")
+    with pytest.raises(AttributeError, match="only 'action_masks'"):
+        BatchVectorEnv(2, 2).call("render")
     with pytest.raises(ValueError, match="one integer"):
         BatchVectorEnv(2, 2).reset(seed=[1, 2])
     copies = gymnasium.make_vec(ID, num_envs=2, num_players=2, vectorization_mode="sync")

@@ -78,6 +78,13 @@ class BatchVectorEnv(VectorEnv):
         """The legal actions of every row (bool ``[num_envs, actions]``): MaskablePPO's method."""
         return self.batch.action_masks.copy()
 
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """``call("action_masks")``, as on Gymnasium's copies of the single-seat env: one mask per row."""
+        if name != "action_masks":
+            raise AttributeError(f"the batched vector env's games have no method {name!r}; only 'action_masks' "
+                                 "(the copies of vectorization_mode='sync' have the single-seat env's)")
+        return tuple(self.action_masks())
+
     def _infos(self, ended: np.ndarray | None) -> dict[str, Any]:
         infos: dict[str, Any] = {"action_mask": self.batch.action_masks.copy(), "seat": self.batch.seats.copy()}
         if ended is not None and ended.any():
