@@ -62,25 +62,42 @@ std::vector<bool> opponent_network(State& st, int p) {
 }
 
 namespace {
-//: the placements listed under any square of ``squares`` (SquareIndex.lookup): unique, ascending
+//: the placements listed under any square of ``squares`` (SquareIndex.lookup): unique, ascending. Each placement
+//: is marked with this call's stamp (no table cleared or scanned per call), the few found are sorted.
 Ints lookup(const Placements& pl, const bool* on, int n_sq) {
-    std::vector<char> mark(pl.count, 0);
-    bool any = false;
+    thread_local std::vector<uint32_t> stamp;
+    thread_local uint32_t now = 0;
+    if (stamp.size() < static_cast<size_t>(pl.count)) stamp.assign(pl.count, 0);
+    if (++now == 0) {  // the stamps wrapped: start them afresh
+        std::fill(stamp.begin(), stamp.end(), 0);
+        now = 1;
+    }
+    Ints out;
     for (int s = 0; s < n_sq; ++s)
         if (on[s])
             for (int i = pl.index_ptr[s]; i < pl.index_ptr[s + 1]; ++i) {
-                mark[pl.index[i]] = 1;
-                any = true;
+                const int k = pl.index[i];
+                if (stamp[k] != now) {
+                    stamp[k] = now;
+                    out.push_back(k);
+                }
             }
-    Ints out;
-    if (!any) return out;
-    for (int i = 0; i < pl.count; ++i)
-        if (mark[i]) out.push_back(i);
+    std::sort(out.begin(), out.end());
     return out;
 }
 }  // namespace
 
 Ints dig_geometry(State& st, int p) {
+    // the board fields it reads change only with board_version (as the Python engine's board memo assumes),
+    // so the answer is kept per seat until then; a write from outside clears it (State::invalidate)
+    auto& memo = st.dig_memo[p];
+    if (memo.digs && memo.version == st.board_version) return *memo.digs;
+    memo.digs = std::make_shared<const Ints>(dig_geometry_of(st, p));
+    memo.version = st.board_version;
+    return *memo.digs;
+}
+
+Ints dig_geometry_of(State& st, int p) {
     const Tables& t = *st.t;
     const Placements& pl = t.tunnels;
     Ints cand = lookup(pl, st.reach(p), t.n_squares);

@@ -40,7 +40,8 @@ int best_leftover_sets(const Have& counts, int set_size, int rate);
 void recompute_networks(State& st);
 void place_tile(State& st, const int* cells, int n_cells, int kind, int shape);
 std::vector<bool> opponent_network(State& st, int p);
-Ints dig_geometry(State& st, int p);
+Ints dig_geometry(State& st, int p);     // memoised per seat and board_version
+Ints dig_geometry_of(State& st, int p);  // computed afresh
 Ints legal_digs(State& st, int p, const Have& have);
 Ints legal_halls(State& st, int p);
 Ints statue_destinations(State& st, int p, int sq);

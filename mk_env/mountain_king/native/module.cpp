@@ -293,16 +293,16 @@ PYBIND11_MODULE(_native, m) {
             PyBitgen rng = bitgen_of(generator);
             return determinize(st, player, rng);
         })
-        .def("invalidate", [](State& st) { st.changed(); })
+        .def("invalidate", [](State& st) { st.invalidate(); })
         .def("array", [](py::object self, int f) { return view(self, self.cast<State&>(), f); })
         .def("list", [](const State& st, int l) { return st.list_values(l); })
-        .def("set_list", [](State& st, int l, const std::vector<int>& v) { st.list_set(l, v); st.changed(); })
+        .def("set_list", [](State& st, int l, const std::vector<int>& v) { st.list_set(l, v); st.invalidate(); })
         .def_property("history", [](const State& st) { return st.history; },
                       [](State& st, const std::vector<int32_t>& v) { st.history = v; })
         .def("breakdown", [](State& st, int p) { return breakdown(st, p); })
         .def("ranks", [](State& st) { return ranks(st); })
         .def_property("pending", [](const State& st) { return pending_tuple(st.pending); },
-                      [](State& st, const py::sequence& v) { st.pending = pending_from(v); st.changed(); })
+                      [](State& st, const py::sequence& v) { st.pending = pending_from(v); st.invalidate(); })
         .def_property("rng_state",
                       [](const State& st) {
                           return py::make_tuple(from_u128(st.rng.state), from_u128(st.rng.inc), st.rng.has_uint32,
@@ -324,7 +324,7 @@ PYBIND11_MODULE(_native, m) {
 #define MK_SCALAR(name)                                                                         \
     .def_property(#name, [](const State& st) { return st.name; }, [](State& st, decltype(State::name) v) { \
         st.name = v;                                                                              \
-        st.changed();                                                                             \
+        st.invalidate();                                                                          \
     })
         MK_SCALAR(phase) MK_SCALAR(current) MK_SCALAR(turn) MK_SCALAR(board_version) MK_SCALAR(next_tile)
         MK_SCALAR(next_region) MK_SCALAR(spell_cast) MK_SCALAR(workshops_left) MK_SCALAR(active_site)

@@ -80,6 +80,12 @@ class State {
     // -- the memo of the legal decisions (valid until the state changes) ------------------------------------
     std::vector<int32_t> legal;
     bool legal_valid = false;
+    //: per seat, the dig geometry of the board of ``version`` (shared by clones: it is never changed in place)
+    struct DigMemo {
+        int version = -1;
+        std::shared_ptr<const std::vector<int>> digs;
+    };
+    DigMemo dig_memo[8];
 
     explicit State(std::shared_ptr<const Tables> tables)
         : t(std::move(tables)), arena(t->arena_bytes + 2 * t->pool_entries, 0) {}
@@ -148,6 +154,11 @@ class State {
 
     int n() const { return t->n_players; }
     void changed() { legal_valid = false; }
+    //: a write from outside the engine (a field set from Python): every memo goes
+    void invalidate() {
+        legal_valid = false;
+        for (auto& m : dig_memo) m = DigMemo{};
+    }
 };
 
 }  // namespace mk
