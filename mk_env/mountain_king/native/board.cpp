@@ -87,15 +87,23 @@ Ints lookup(const Placements& pl, const bool* on, int n_sq) {
 }
 }  // namespace
 
-Ints dig_geometry(State& st, int p) {
-    // the board fields it reads change only with board_version (as the Python engine's board memo assumes),
-    // so the answer is kept per seat until then; a write from outside clears it (State::invalidate)
-    auto& memo = st.dig_memo[p];
-    if (memo.digs && memo.version == st.board_version) return *memo.digs;
-    memo.digs = std::make_shared<const Ints>(dig_geometry_of(st, p));
-    memo.version = st.board_version;
-    return *memo.digs;
+namespace {
+//: ``compute(st, p)``, kept in ``memo`` until the board changes: the board fields (kind, reach, hall_altar...)
+//: change only with board_version, as the Python engine's board memo assumes; a write from outside clears it
+//: (State::invalidate)
+template <class Compute>
+const Ints& on_board(State& st, State::BoardMemo& memo, int p, Compute compute) {
+    if (!memo.value || memo.version != st.board_version) {
+        memo.value = std::make_shared<const Ints>(compute(st, p));
+        memo.version = st.board_version;
+    }
+    return *memo.value;
 }
+}  // namespace
+
+Ints dig_geometry(State& st, int p) { return on_board(st, st.dig_memo[p], p, dig_geometry_of); }
+
+Ints legal_halls(State& st, int p) { return on_board(st, st.hall_memo[p], p, legal_halls_of); }
 
 Ints dig_geometry_of(State& st, int p) {
     const Tables& t = *st.t;
@@ -133,7 +141,7 @@ Ints legal_digs(State& st, int p, const Have& have) {
     return out;
 }
 
-Ints legal_halls(State& st, int p) {
+Ints legal_halls_of(State& st, int p) {
     const Tables& t = *st.t;
     const Placements& pl = t.halls;
     const int n_sq = t.n_squares;

@@ -43,7 +43,8 @@ std::vector<bool> opponent_network(State& st, int p);
 Ints dig_geometry(State& st, int p);     // memoised per seat and board_version
 Ints dig_geometry_of(State& st, int p);  // computed afresh
 Ints legal_digs(State& st, int p, const Have& have);
-Ints legal_halls(State& st, int p);
+Ints legal_halls(State& st, int p);     // memoised per seat and board_version
+Ints legal_halls_of(State& st, int p);  // computed afresh
 Ints statue_destinations(State& st, int p, int sq);
 Ints movable_statues(State& st, int p, bool free);
 Ints statues_to_select(State& st, int p);
@@ -71,7 +72,7 @@ const std::vector<int32_t>& legal_actions(State& st);
 bool is_legal(State& st, int action);
 void apply_action(State& st, int action);
 State determinize(const State& st, int player, PyBitgen& rng);
-Ints trade_actions(State& st, const Have& have);
+void trade_actions(State& st, const Have& have, std::vector<int32_t>& out);  // appended to out
 
 // -- scoring.cpp (scoring.py) ----------------------------------------------------------------------------
 std::array<int, 7> breakdown(State& st, int p);  // the six categories, then the total

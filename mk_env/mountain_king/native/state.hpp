@@ -80,12 +80,12 @@ class State {
     // -- the memo of the legal decisions (valid until the state changes) ------------------------------------
     std::vector<int32_t> legal;
     bool legal_valid = false;
-    //: per seat, the dig geometry of the board of ``version`` (shared by clones: it is never changed in place)
-    struct DigMemo {
+    //: per seat, an answer about the board of ``version`` (shared by clones: it is never changed in place)
+    struct BoardMemo {
         int version = -1;
-        std::shared_ptr<const std::vector<int>> digs;
+        std::shared_ptr<const std::vector<int>> value;
     };
-    DigMemo dig_memo[8];
+    BoardMemo dig_memo[8], hall_memo[8];  // dig geometry, great hall placements
 
     explicit State(std::shared_ptr<const Tables> tables)
         : t(std::move(tables)), arena(t->arena_bytes + 2 * t->pool_entries, 0) {}
@@ -157,7 +157,8 @@ class State {
     //: a write from outside the engine (a field set from Python): every memo goes
     void invalidate() {
         legal_valid = false;
-        for (auto& m : dig_memo) m = DigMemo{};
+        for (auto& m : dig_memo) m = BoardMemo{};
+        for (auto& m : hall_memo) m = BoardMemo{};
     }
 };
 

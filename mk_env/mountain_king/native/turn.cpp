@@ -87,34 +87,33 @@ void build_legal(State& st, std::vector<int32_t>& out) {
         return;
     }
     const Have have = owned(st, p);
-    const Ints trades = trade_actions(st, have);
     switch (ph) {
         case STEP1:
             if (!st.spell_cast && have[RUNE] >= 1) put(out, off[B_CAST], castable_positions(st, p));
             if (st.workshops_left > 0) put(out, off[B_ACTIVATE_WORKSHOP], activatable_sites(st, p));
-            put(out, 0, trades);
+            trade_actions(st, have, out);
             break;
         case WORKSHOP:
             put(out, off[B_WORKSHOP_USE], legal_conversions(st, p, have));
-            put(out, 0, trades);
+            trade_actions(st, have, out);
             break;
         case STEP2: {
             const Ints rec = legal_recruits(st, p, have);
             const Ints digs = legal_digs(st, p, have);
             if (rec.empty() && digs.empty()) out.push_back(0);
-            put(out, 0, trades);
+            trade_actions(st, have, out);
             put(out, off[B_RECRUIT], rec);
             put(out, off[B_DIG], digs);
             put(out, off[B_SELECT_STATUE], statues_to_select(st, p));
             break;
         }
         case STEP3:
-            put(out, 0, trades);
+            trade_actions(st, have, out);
             put(out, off[B_HALL], legal_halls(st, p));
             put(out, off[B_SELECT_STATUE], statues_to_select(st, p));
             break;
         case STEP4:
-            put(out, 0, trades);
+            trade_actions(st, have, out);
             put(out, off[B_SELECT_STATUE], statues_to_select(st, p));
             break;
     }
@@ -122,23 +121,25 @@ void build_legal(State& st, std::vector<int32_t>& out) {
 
 }  // namespace
 
-Ints trade_actions(State& st, const Have& have) {
+void trade_actions(State& st, const Have& have, std::vector<int32_t>& out) {
     const Tables& t = *st.t;
-    Ints out;
     int total = 0;
     for (int r = 0; r < N_RESOURCES; ++r) total += have[r];
-    if (total < t.trade_rate) return out;
+    if (total < t.trade_rate) return;
     const int16_t* supply = st.supply();
+    int gains[N_RESOURCES], n_gains = 0;  // the resources the supply can give
+    for (int r = 0; r < N_RESOURCES; ++r)
+        if (supply[r] > 0) gains[n_gains++] = r;
+    if (n_gains == 0) return;
     const int base = t.offset[B_TRADE];
     for (int g = 0; g < t.n_trade_gives; ++g) {
         const int* give = t.trade_gives.data() + g * N_RESOURCES;
         bool within = true;
         for (int r = 0; r < N_RESOURCES && within; ++r) within = give[r] <= have[r];
         if (!within) continue;
-        for (int r = 0; r < N_RESOURCES; ++r)
-            if (supply[r] > 0) out.push_back(base + g * N_RESOURCES + r);
+        const int first = base + g * N_RESOURCES;
+        for (int k = 0; k < n_gains; ++k) out.push_back(first + gains[k]);
     }
-    return out;
 }
 
 const std::vector<int32_t>& legal_actions(State& st) {
