@@ -239,6 +239,13 @@ void Tables::finish() {
         pool += 1 + static_cast<size_t>(l.cap);
     }
     pool_entries = pool;
+    give_parts.clear();
+    give_ptr.assign(1, 0);
+    for (int g = 0; g < n_trade_gives; ++g) {
+        for (int r = 0; r < N_RESOURCES; ++r)
+            if (trade_gives[g * N_RESOURCES + r] > 0) give_parts.emplace_back(r, trade_gives[g * N_RESOURCES + r]);
+        give_ptr.push_back(static_cast<int>(give_parts.size()));
+    }
 }
 
 PYBIND11_MODULE(_native, m) {

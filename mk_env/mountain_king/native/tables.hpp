@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mk {
@@ -88,6 +89,9 @@ struct Tables {
     std::vector<int> block_of;  // per action number
     int n_trade_gives = 0;
     std::vector<int> trade_gives;  // [n_trade_gives*7]
+    //: the same gives as their parts: give g is the (resource, count) pairs give_parts[give_ptr[g] .. give_ptr[g+1])
+    std::vector<std::pair<int, int>> give_parts;
+    std::vector<int> give_ptr;
     std::vector<int> conv_workshop, conv_give, conv_gain, conv_move_slot, conv_move_kind;  // give/gain [J*7]
     // -- the pyramids ----------------------------------------------------------------------------------------
     std::vector<std::vector<int>> smoot_support, smoot_cone, horde_beneath;
@@ -102,7 +106,7 @@ struct Tables {
     std::vector<ListSlot> lists;  // see ListField
     size_t pool_entries = 0;
 
-    void finish();  // lays out the arena and the list pool from the shapes above
+    void finish();  // lays out the arena and the list pool from the shapes above, and the gives' parts
 };
 
 }  // namespace mk

@@ -133,9 +133,9 @@ void trade_actions(State& st, const Have& have, std::vector<int32_t>& out) {
     if (n_gains == 0) return;
     const int base = t.offset[B_TRADE];
     for (int g = 0; g < t.n_trade_gives; ++g) {
-        const int* give = t.trade_gives.data() + g * N_RESOURCES;
         bool within = true;
-        for (int r = 0; r < N_RESOURCES && within; ++r) within = give[r] <= have[r];
+        for (int k = t.give_ptr[g]; k < t.give_ptr[g + 1] && within; ++k)
+            within = t.give_parts[k].second <= have[t.give_parts[k].first];
         if (!within) continue;
         const int first = base + g * N_RESOURCES;
         for (int k = 0; k < n_gains; ++k) out.push_back(first + gains[k]);
