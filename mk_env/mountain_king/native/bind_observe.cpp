@@ -99,7 +99,7 @@ void bind_observer(py::module_& m) {
              [](const ObsTables& t, const State& st, int player, py::array_t<float, py::array::c_style> out) {
                  if (player < 0 || player >= t.n) throw std::invalid_argument("no such player");
                  if (st.t->n_players != t.n) throw std::invalid_argument("the state has another player count");
-                 write_observation(t, st, player, writable(out, t.size));
+                 write_observation(t, st, player, writable(out, t.size), &t.cache);
              },
              py::arg("state"), py::arg("player"), py::arg("out").noconvert());
 }

@@ -40,6 +40,13 @@ struct ObsAt {
     int dr_hand = 0, dr_deck_left = 0;
 };
 
+//: the board channels every seat sees alike, kept with the bytes of the fields they were written from (one
+//: per game of a batch: a board that did not change is copied, not written again)
+struct BoardCache {
+    std::vector<uint8_t> key;
+    std::vector<float> common;
+};
+
 //: the observer's tables (each as the Python observer holds it)
 struct ObsTables {
     int size = 0, n = 0, hw = 0, n_channels = 0;
@@ -61,15 +68,10 @@ struct ObsTables {
     float bribe_scale = 0, runes_scale = 0, track_scale = 0;
     double max_free_moves = 1, final_turns_max = 1, max_bribes = 1, max_sites = 1, n_starters = 1;
     int turn_cap = 200;
+    //: the board last written by ``Observer.write`` from Python (which holds the GIL: one writer at a time)
+    mutable BoardCache cache;
 
     void finish();  // checks the sizes the writer assumes
-};
-
-//: the board channels every seat sees alike, kept with the bytes of the fields they were written from (one
-//: per game of a batch: a board that did not change is copied, not written again)
-struct BoardCache {
-    std::vector<uint8_t> key;
-    std::vector<float> common;
 };
 
 //: write ``player``'s observation of ``st`` into ``out`` (``t.size`` floats; every entry is written)
