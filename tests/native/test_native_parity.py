@@ -170,3 +170,28 @@ def test_backend_option():
         Game(2, payment="choose", backend="native")
     with pytest.raises(ConfigError, match="backend='gpu' is not allowed"):
         Game(2, backend="gpu")
+
+
+def test_a_game_pickled_on_the_compiled_engine_loads_where_there_is_none(monkeypatch):
+    from mk_env.mountain_king.rules import native
+    blob = pickle.dumps(Game(2, backend="native"))
+    monkeypatch.setattr(native, "MISSING", "the compiled engine is not built (test)")
+    monkeypatch.setattr(native, "_noticed", False)
+    with pytest.warns(UserWarning, match="not built"):
+        game = pickle.loads(blob)
+    assert game.backend == "python"
+    assert type(game.new_initial_state(0)).__name__ == "GameState"
+
+
+@pytest.mark.parametrize("factory", ["env", "raw_env", "single_seat_env"])
+def test_env_factories_take_the_backend(factory):
+    import mk_env
+    from mk_env.mountain_king import env as env_package
+    make = getattr(mk_env, factory, None) or getattr(env_package, factory)
+    for backend, kind in (("python", "GameState"), ("native", "NativeGameState")):
+        e = make(num_players=2, backend=backend)
+        e.reset(seed=0)
+        inner = getattr(e.unwrapped, "aec", e.unwrapped)  # the single-seat view holds its AEC env
+        assert type(inner.game_state).__name__ == kind
+    with pytest.raises(ConfigError, match="backend='gpu' is not allowed"):
+        make(num_players=2, backend="gpu")

@@ -118,6 +118,13 @@ class Game:
         """The game without its compiled tables (rebuilt on first use after unpickling)."""
         return {k: v for k, v in self.__dict__.items() if k != "_native_rules"}
 
+    def __setstate__(self, state: dict) -> None:
+        """A game pickled on the compiled engine plays on the reference where this machine has no compiled engine
+        (the same games: a one-line notice says so)."""
+        self.__dict__.update(state)
+        if state.get("backend") == "native" and native.MISSING:
+            self.backend = native.choose_backend(self, None)
+
     # -- options ------------------------------------------------------------------------------------
     def _choose_side(self, side: str | None) -> str:
         allowed = [name for name, b in self.pack.boards.items() if self.num_players in b.player_counts]
