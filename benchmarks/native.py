@@ -47,12 +47,17 @@ def decisions_per_second(game: Game, seconds: float) -> float:
     return done / (time.perf_counter() - start)
 
 
-def mid_game(game: Game, decisions: int = 120):
-    st = game.new_initial_state(1)
+def mid_game(game: Game):
+    """The state halfway through random game 1 (its decisions drawn from seed 1)."""
     rng = np.random.default_rng(1)
-    for _ in range(decisions):
+    st, actions = game.new_initial_state(1), []
+    while not st.is_terminal():
         legal = st.legal_actions()
-        st.apply(int(legal[rng.integers(len(legal))]))
+        actions.append(int(legal[rng.integers(len(legal))]))
+        st.apply(actions[-1])
+    st = game.new_initial_state(1)
+    for action in actions[:len(actions) // 2]:
+        st.apply(action)
     return st
 
 
