@@ -122,3 +122,33 @@ def test_reset_with_a_new_seed_starts_those_games():
     assert np.array_equal(a.observations, b.observations) and a.seed == 9
     a.step(a.random_actions()), b.step(b.random_actions())
     assert np.array_equal(a.observations, b.observations)
+
+
+def test_threads_stepping_one_batch_never_corrupt_it():
+    import threading
+    batch = GameBatch(4, 2, seed=1)
+    batch.reset()
+    errors: list[BaseException] = []
+
+    def play() -> None:
+        for _ in range(60):
+            try:
+                batch.step(batch.random_actions())
+            except IllegalActionError:
+                pass  # the other thread moved first: the actions went stale, and nothing changed
+            except BaseException as e:  # noqa: BLE001 - anything else fails the test
+                errors.append(e)
+
+    threads = [threading.Thread(target=play) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    observer = Observer(batch.game)
+    for i in range(4):
+        st = batch.state(i)
+        assert np.array_equal(batch.observations[i], observer.encode_flat(st, st.current_player()))
+        assert np.flatnonzero(batch.action_masks[i]).tolist() == st.legal_actions().tolist()
+    with pytest.raises(IndexError, match="0..3"):
+        batch.state(4)

@@ -109,3 +109,12 @@ def test_observers_the_writer_does_not_serve_keep_python(monkeypatch):
     assert "declared count" in why_not_compiled(observer)
     st = game.new_initial_state(0)
     assert observer.encode_flat(st, 0).shape == (observer.size,)  # the Python encoder serves it
+
+
+def test_a_state_of_another_game_object_of_the_same_options_is_compiled_too():
+    observer = Observer(Game(2, backend="native"))
+    st = Game(2, backend="native").new_initial_state(3)
+    assert observer._writer_for(st) is not None
+    assert np.array_equal(observer.encode_flat(st, 0), Observer(st.game).encode_flat(st.to_python(), 0))
+    other = Game(2, board_side="autumn", backend="native").new_initial_state(3)
+    assert observer._writer_for(other) is None  # another board: not this observer's layout

@@ -23,7 +23,8 @@ the other seats play uniformly random legal actions inside the step, drawn from 
 each row is the learner's turn and its reward is ``rewards[i, learner]`` (the dense shaping counts from the
 learner's first decision).
 
-It runs compiled (``mk_env/mountain_king/native/batch.cpp``; the whole step in C++, the GIL released) wherever
+It runs compiled (``mk_env/mountain_king/native/batch.cpp``; the whole step in C++, the GIL released, one step of
+a batch at a time however many threads call it) wherever
 the compiled engine and observation writer serve the game, else in Python with the same games, arrays and
 draws (``tests/native/test_native_batch.py`` holds the two together). Actions are checked before any is
 applied: an illegal one raises :class:`~mk_env.core.errors.IllegalActionError` naming the game and why, and no
@@ -110,7 +111,10 @@ class GameBatch:
             raise RuntimeError("GameBatch.step before reset(): call batch.reset() first")
         acts = self._check(actions)
         if self._native is not None:
-            self._native.step(acts, *self._arrays())
+            try:
+                self._native.step(acts, *self._arrays())
+            except native_rules._native.Illegal as e:  # another thread stepped the batch since the check
+                raise IllegalActionError(f"{e}; no game was changed") from None
         else:
             self._python_step(acts)
         return self.observations, self.rewards, self.terminated, self.seats
@@ -130,12 +134,18 @@ class GameBatch:
 
     def state(self, i: int) -> GameState:
         """A copy of game ``i`` (to inspect, render or save; changing it does not change the batch)."""
+        if type(i) is not int or not 0 <= i < self.num_games:
+            raise IndexError(f"game {i!r}: the batch's games are 0..{self.num_games - 1}")
+        if not self._ready:
+            raise RuntimeError("GameBatch.state before reset(): call batch.reset() first")
         if self._native is not None:
             return native_rules.NativeGameState._wrap(self.game, self._native.state(i))
         return self._states[i].clone()
 
     def learner_seat(self, i: int) -> int | None:
         """The learner's seat in game ``i`` against opponents (None in self-play)."""
+        if type(i) is not int or not 0 <= i < self.num_games:
+            raise IndexError(f"game {i!r}: the batch's games are 0..{self.num_games - 1}")
         if self.opponents is None:
             return None
         return self._native.learner(i) if self._native is not None else self._learners[i]

@@ -275,8 +275,12 @@ class Observer(FeatureFills):
     def _writer_for(self, st: GameState) -> object | None:
         """The compiled writer, where ``st`` is a state of the compiled engine of this observer's game and the
         writer serves this layout (built on first use); else None."""
-        if getattr(st, "_n", None) is None or st.game is not self.game:
+        if getattr(st, "_n", None) is None:
             return None
+        if st.game is not self.game and st.game is not self.__dict__.get("_alike"):
+            if _configuration(st.game) != _configuration(self.game):  # another game: the Python encoder says so
+                return None
+            self._alike = st.game  # a game of the same pack and options: the same layout
         writer = self.__dict__.get("_writer", False)
         if writer is False:
             from .native_observation import compiled_writer
@@ -355,6 +359,11 @@ class Observer(FeatureFills):
             np.copyto(tv["supply"], part[0])
             seen["supply"] = part[2]
         return self._templates[player]
+
+
+def _configuration(game: Game) -> tuple:
+    """What an observation's layout depends on: the content pack (its files' hash) and the options."""
+    return game.pack.pack_id, game.options_dict()
 
 
 def _refill(part: list, key: object, fill: Callable[..., None], *args: object) -> None:

@@ -4,6 +4,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <mutex>
+
 #include "batch.hpp"
 #include "bind.hpp"
 
@@ -41,6 +43,7 @@ void bind_batch(py::module_& m) {
         std::shared_ptr<Tables> t;
         std::shared_ptr<ObsTables> ob;
         Batch batch;
+        std::mutex busy;  // one step at a time: the GIL is released while a step runs
     };
     m.def("play_random", [](std::shared_ptr<Tables> t, uint64_t seed, int games) {
         py::gil_scoped_release release;
@@ -56,6 +59,7 @@ void bind_batch(py::module_& m) {
                 py::array seats, py::array totals) {
                  const BatchOut out = outputs(b.batch, *b.t, b.ob->size, obs, masks, rewards, terminated, seats, totals);
                  py::gil_scoped_release release;
+                 std::lock_guard<std::mutex> hold(b.busy);
                  b.batch.reset(seed, out);
              })
         .def("step",
@@ -64,15 +68,21 @@ void bind_batch(py::module_& m) {
                  const int64_t* a = rows<int64_t>(actions, "actions", b.batch.size(), -1);
                  const BatchOut out = outputs(b.batch, *b.t, b.ob->size, obs, masks, rewards, terminated, seats, totals);
                  py::gil_scoped_release release;
+                 std::lock_guard<std::mutex> hold(b.busy);
                  b.batch.step(a, out);
              })
         .def("random_actions",
              [](Bound& b, py::array out) {
                  int64_t* a = rows<int64_t>(out, "actions", b.batch.size(), -1);
                  py::gil_scoped_release release;
+                 std::lock_guard<std::mutex> hold(b.busy);
                  b.batch.random_actions(a);
              })
-        .def("state", [](const Bound& b, int i) { return State(b.batch.game(i)); })
+        .def("state", [](Bound& b, int i) {
+            py::gil_scoped_release release;
+            std::lock_guard<std::mutex> hold(b.busy);
+            return State(b.batch.game(i));
+        })
         .def("learner", [](const Bound& b, int i) { return b.batch.learner(i); })
         .def_property_readonly("started", [](const Bound& b) { return b.batch.started; });
 }
