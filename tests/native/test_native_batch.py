@@ -152,3 +152,36 @@ def test_threads_stepping_one_batch_never_corrupt_it():
         assert np.flatnonzero(batch.action_masks[i]).tolist() == st.legal_actions().tolist()
     with pytest.raises(IndexError, match="0..3"):
         batch.state(4)
+
+
+@pytest.mark.parametrize("options", [{"num_players": 4, "team_mode": True}, {"num_players": 5},
+                                     {"num_players": 3, "board_side": "autumn"},
+                                     {"num_players": 2, "workshops": "no_duplicates"}],
+                         ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+@pytest.mark.parametrize("reward", ["win", "margin"])
+def test_every_table_steps_alike_on_both(options, reward):
+    options = dict(options)
+    n = options.pop("num_players")
+    compiled = GameBatch(2, n, seed=21, reward=reward, **options)
+    python = GameBatch(2, n, seed=21, reward=reward, backend="python", **options)
+    compiled.reset(), python.reset()
+    ended = 0
+    for step in range(300):
+        assert all(np.array_equal(a, b) for a, b in zip(compiled._arrays(), python._arrays())), step
+        actions = compiled.random_actions()
+        compiled.step(actions), python.step(actions)
+        ended += int(compiled.terminated.sum())
+        if ended and options.get("team_mode") and reward == "win":
+            done = compiled.terminated
+            assert set(np.unique(compiled.rewards[done])) <= {-1.0, 0.0, 1.0}  # teams: +1 / -1, a draw 0
+    assert ended >= 1
+
+
+def test_a_game_the_compiled_engine_does_not_serve_batches_in_python():
+    batch = GameBatch(2, 2, seed=0, payment="choose")
+    assert not batch.compiled
+    batch.reset()
+    for _ in range(20):
+        batch.step(batch.random_actions())
+    st = batch.state(0)
+    assert np.array_equal(batch.observations[0], batch.observer.encode_flat(st, st.current_player()))
