@@ -8,6 +8,9 @@ seat each, random opponents inside the step).
     venv = BatchVecEnv(num_envs=16, num_players=2, seed=0)
     MaskablePPO("MlpPolicy", venv).learn(10_000)     # the masks: venv.env_method("action_masks")
 
+``observation="dict"`` gives the single-seat env's observation dict instead, for ``MultiInputPolicy`` and the
+suite's own extractors (``agents.networks.EXTRACTORS``, e.g. ``"cnn"``, which reads the board as a grid).
+
 Each finished game's info holds ``episode`` (``r``: the learner's summed reward, ``l``: its decisions), as SB3's
 ``Monitor`` writes it, so SB3's episode logging works; ``final_points`` holds the game's points. The games end
 by the rules only: no ``terminal_observation`` is needed (SB3 bootstraps only from truncated episodes).

@@ -43,3 +43,16 @@ def test_only_the_mask_method_is_served():
     first = venv.reset()
     venv.seed(7)
     assert np.array_equal(first, venv.reset())
+
+
+def test_dict_observations_serve_the_multi_input_policy_and_the_suites_cnn():
+    from sb3_contrib import MaskablePPO
+
+    from agents.networks import EXTRACTORS
+    venv = BatchVecEnv(num_envs=2, num_players=2, seed=1, observation="dict")
+    obs = venv.reset()
+    assert set(obs) == set(venv.observation_space.spaces) and obs["board"].shape[0] == 2
+    model = MaskablePPO("MultiInputPolicy", venv, n_steps=16, batch_size=16, n_epochs=1, seed=0, device="cpu",
+                        policy_kwargs={"features_extractor_class": EXTRACTORS["cnn"], "net_arch": [16]})
+    model.learn(32)
+    assert model.num_timesteps == 32

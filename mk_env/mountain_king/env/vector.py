@@ -7,7 +7,8 @@ compiled engine is built, with one learner seat per game and random opponents pl
     obs, infos = envs.reset(seed=0)            # obs: float32 [64, size]; infos["action_mask"]: bool [64, actions]
     obs, rewards, terminated, truncated, infos = envs.step(actions)
 
-Observations are the flat vector (``Observer.encode_flat``'s layout; ``single_observation_space`` a ``Box``),
+Observations are the flat vector (``Observer.encode_flat``'s layout; ``single_observation_space`` a ``Box``), or
+with ``observation="dict"`` the single-seat env's observation dict (each array with a leading axis of games),
 actions one ``Discrete`` space, and ``action_masks()`` (or ``infos["action_mask"]``) the legal ones of each row.
 Rewards are the learner's under ``reward`` (``"win"``, ``"margin"``, ``"dense"``). Auto-reset is Gymnasium's
 ``SAME_STEP``: a row whose game ended holds the next game's first observation, its reward the finished game's;
@@ -40,16 +41,18 @@ class BatchVectorEnv(VectorEnv):
     def __init__(self, num_envs: int = 8, num_players: int = 2, seat: int | None = None, reward: str = "win",
                  seed: int = 0, backend: str | None = None, opponents: str = "random", observation: str = "flat",
                  **game_options: Any) -> None:
-        if opponents != "random" or observation != "flat":
-            raise ValueError(f"the batched vector env plays random opponents with flat observations (opponents="
-                             f"{opponents!r}, observation={observation!r} asked): for other opponents or dict "
-                             "observations use gymnasium.make_vec(..., vectorization_mode='sync'), the single-seat "
-                             "env in each copy")
+        if opponents != "random" or observation not in ("flat", "dict"):
+            raise ValueError(f"the batched vector env plays random opponents with flat or dict observations "
+                             f"(opponents={opponents!r}, observation={observation!r} asked): for other opponents "
+                             "or observations use gymnasium.make_vec(..., vectorization_mode='sync'), the "
+                             "single-seat env in each copy")
         self.batch = GameBatch(num_envs, num_players, seed=seed, reward=reward, opponents="random", seat=seat,
                                backend=backend, **game_options)
         self.num_envs = num_envs
         size, actions = self.batch.observer.size, self.batch.num_actions
-        self.single_observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
+        self.observation = observation
+        self.single_observation_space = (spaces.Box(0.0, 1.0, (size,), np.float32) if observation == "flat"
+                                         else self.batch.observer.space)
         self.single_action_space = spaces.Discrete(actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -64,7 +67,7 @@ class BatchVectorEnv(VectorEnv):
         super().reset(seed=seed)
         obs = self.batch.reset(seed)
         np.copyto(self._learners, self.batch.seats)
-        return obs.copy(), self._infos(None)
+        return self._observations(obs), self._infos(None)
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One learner decision in every game (its opponents then play up to the learner's next turn)."""
@@ -72,7 +75,16 @@ class BatchVectorEnv(VectorEnv):
         reward = rewards[self._rows, self._learners].astype(np.float64)
         np.copyto(self._learners, seats)
         ended = terminated.copy()
-        return obs.copy(), reward, ended, np.zeros(self.num_envs, bool), self._infos(ended)
+        return self._observations(obs), reward, ended, np.zeros(self.num_envs, bool), self._infos(ended)
+
+    def _observations(self, flat: np.ndarray) -> np.ndarray | dict[str, np.ndarray]:
+        """A copy of the batch's rows: flat, or (``observation="dict"``) each array of the observation dict
+        with a leading axis of games (the single-seat env's dict, batched: ``observation_space``)."""
+        rows = flat.copy()
+        if self.observation == "flat":
+            return rows
+        return {key: rows[:, a:b].reshape((self.num_envs,) + shape)
+                for key, (a, b, shape) in self.batch.observer.slices.items()}
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every row (bool ``[num_envs, actions]``): MaskablePPO's method."""
