@@ -39,7 +39,7 @@ import numpy as np
 
 from mk_env.core.env.rewards import check_scheme, final_rewards, totals
 from mk_env.core.errors import ConfigError, IllegalActionError
-from mk_env.mountain_king.rules import Game, GameState
+from mk_env.mountain_king.rules import Game, GameState, StalledGameError
 from mk_env.mountain_king.rules import native as native_rules
 
 from .native_observation import compiled_writer
@@ -115,6 +115,9 @@ class GameBatch:
                 self._native.step(acts, *self._arrays())
             except native_rules._native.Illegal as e:  # another thread stepped the batch since the check
                 raise IllegalActionError(f"{e}; no game was changed") from None
+            except native_rules._native.Stalled as e:  # an engine fault (the stall guard): the batch is spent
+                self._ready = False
+                raise StalledGameError(f"{e}; the batch needs reset()") from None
         else:
             self._python_step(acts)
         return self.observations, self.rewards, self.terminated, self.seats
@@ -146,6 +149,8 @@ class GameBatch:
         """The learner's seat in game ``i`` against opponents (None in self-play)."""
         if type(i) is not int or not 0 <= i < self.num_games:
             raise IndexError(f"game {i!r}: the batch's games are 0..{self.num_games - 1}")
+        if not self._ready:
+            raise RuntimeError("GameBatch.learner_seat before reset(): call batch.reset() first")
         if self.opponents is None:
             return None
         return self._native.learner(i) if self._native is not None else self._learners[i]
