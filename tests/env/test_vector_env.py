@@ -68,3 +68,12 @@ def test_what_it_cannot_serve_is_refused_and_the_copies_still_serve():
     copies = gymnasium.make_vec(ID, num_envs=2, num_players=2, vectorization_mode="sync")
     assert not isinstance(copies, BatchVectorEnv)
     copies.close()
+
+
+def test_copy_false_hands_out_the_batchs_own_rows():
+    envs = BatchVectorEnv(2, 2, copy=False)
+    obs, _ = envs.reset(seed=0)
+    assert np.shares_memory(obs, envs.batch.observations)
+    kept = obs.copy()
+    after, *_ = envs.step(first_legal(envs.action_masks()))
+    assert after is obs and not np.array_equal(kept, after)  # rewritten in place by the step

@@ -15,7 +15,8 @@ Rewards are the learner's under ``reward`` (``"win"``, ``"margin"``, ``"dense"``
 ``infos["final_points"]`` (masked by ``infos["_final_points"]``) gives that game's points; no final observation is
 kept (the games end by the rules, never by a time limit, so nothing bootstraps from one). The learner's seat is
 ``seat``, or (None) seat ``k % players`` in game ``k``: ``infos["seat"]``. Game ``k`` is
-``Game(...).new_initial_state(seed + k)``; the opponents draw from ``default_rng([seed, 1])``.
+``Game(...).new_initial_state(seed + k)``; the opponents draw from ``default_rng([seed, 1])``. ``copy=False``
+returns the batch's own observation array, rewritten in place by the next step (no copy of N rows per step).
 
 For Stable-Baselines3 (which takes its own ``VecEnv``), :class:`training.batch_vec_env.BatchVecEnv` wraps the same
 batch, with ``env_method("action_masks")`` for MaskablePPO.
@@ -40,7 +41,7 @@ class BatchVectorEnv(VectorEnv):
 
     def __init__(self, num_envs: int = 8, num_players: int = 2, seat: int | None = None, reward: str = "win",
                  seed: int = 0, backend: str | None = None, opponents: str = "random", observation: str = "flat",
-                 **game_options: Any) -> None:
+                 copy: bool = True, **game_options: Any) -> None:
         if opponents != "random" or observation not in ("flat", "dict"):
             raise ValueError(f"the batched vector env plays random opponents with flat or dict observations "
                              f"(opponents={opponents!r}, observation={observation!r} asked): for other opponents "
@@ -50,7 +51,7 @@ class BatchVectorEnv(VectorEnv):
                                backend=backend, **game_options)
         self.num_envs = num_envs
         size, actions = self.batch.observer.size, self.batch.num_actions
-        self.observation = observation
+        self.observation, self.copy = observation, bool(copy)
         self.single_observation_space = (spaces.Box(0.0, 1.0, (size,), np.float32) if observation == "flat"
                                          else self.batch.observer.space)
         self.single_action_space = spaces.Discrete(actions)
@@ -78,9 +79,10 @@ class BatchVectorEnv(VectorEnv):
         return self._observations(obs), reward, ended, np.zeros(self.num_envs, bool), self._infos(ended)
 
     def _observations(self, flat: np.ndarray) -> np.ndarray | dict[str, np.ndarray]:
-        """A copy of the batch's rows: flat, or (``observation="dict"``) each array of the observation dict
+        """The batch's rows (a copy, unless ``copy=False``: then the batch's own array, rewritten by the next
+        step, as Gymnasium's ``copy`` flag means): flat, or (``observation="dict"``) each array of the observation dict
         with a leading axis of games (the single-seat env's dict, batched: ``observation_space``)."""
-        rows = flat.copy()
+        rows = flat.copy() if self.copy else flat
         if self.observation == "flat":
             return rows
         return {key: rows[:, a:b].reshape((self.num_envs,) + shape)
