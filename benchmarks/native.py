@@ -9,7 +9,9 @@
   PettingZoo's ``chess_v6`` through the same loop (``training.bench.random_aec_loop``; needs ``chess`` and
   ``pygame``: ``pip install -e ".[compare]"``);
 * the batch API (``GameBatch``: N games a call, full observation, mask, rewards every step, random actions),
-  its Python twin and the compiled batch at each ``--batch`` size.
+  its Python twin and the compiled batch at each ``--batch`` size; and ``gymnasium.make_vec``'s batched env at the
+  first size (learner steps/s: each step is the learner's decision and the random opponents' up to its next
+  turn), beside one ``mk_env.env``.
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/native.py [--players 4] [--seconds 5] [--batch 16 64]
 
@@ -102,6 +104,18 @@ def batch_steps_per_second(players: int, games: int, backend: str, seconds: floa
     return steps / (time.perf_counter() - start)
 
 
+def vector_steps_per_second(players: int, games: int, seconds: float) -> float:
+    """Steps/s of ``gymnasium.make_vec``'s batched env (random opponents inside the step; ``copy=False``)."""
+    from mk_env.mountain_king.env.vector import BatchVectorEnv
+    envs = BatchVectorEnv(games, players, copy=False)
+    envs.reset(seed=0)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        envs.step(envs.batch.random_actions())
+        steps += games
+    return steps / (time.perf_counter() - start)
+
+
 def chess_steps_per_second(seconds: float) -> float | None:
     """PettingZoo chess_v6 through the same random AEC loop (None where chess or pygame is missing)."""
     try:
@@ -143,6 +157,8 @@ def main() -> None:
     for n in a.batch:
         bat = {b: batch_steps_per_second(a.players, n, b, a.seconds) for b in ("python", "native")}
         rows.append((f"batch API steps/s, {n} games", bat["python"], bat["native"], bat["native"] / bat["python"]))
+    vec = vector_steps_per_second(a.players, a.batch[0], a.seconds)
+    rows.append((f"make_vec learner steps/s, {a.batch[0]} games", env["native"], vec, vec / env["native"]))
     print(f"{a.players} players, {a.seconds:g} s a figure, one process")
     print(f"{'figure':42s} {'python':>12s} {'native':>12s} {'ratio':>8s}")
     for name, py, nat, ratio in rows:
