@@ -77,6 +77,7 @@ class GameBatch:
         self.final_points = np.zeros((num_games, n), np.int32)
         self._rows = np.arange(num_games)
         self._native = None
+        self._started = 0
         writer = compiled_writer(self.observer) if self.game.backend == "native" else None
         if writer is not None:
             self._native = native_rules._native.Batch(native_rules.rules_of(self.game), writer, num_games, self.seed,
@@ -119,7 +120,11 @@ class GameBatch:
                 self._ready = False
                 raise StalledGameError(f"{e}; the batch needs reset()") from None
         else:
-            self._python_step(acts)
+            try:
+                self._python_step(acts)
+            except StalledGameError:
+                self._ready = False  # some games moved, others not: the batch is spent
+                raise
         return self.observations, self.rewards, self.terminated, self.seats
 
     def random_actions(self) -> np.ndarray:
