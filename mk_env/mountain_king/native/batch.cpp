@@ -20,15 +20,21 @@ std::vector<uint32_t> opponent_words(uint64_t seed) {  // numpy's default_rng([s
 
 bool over(const State& st) { return st.phase == GAME_OVER; }
 
+//: the game ``Game.new_initial_state(seed)`` makes: setup drawn from ``default_rng(seed)``
+State new_game(std::shared_ptr<const Tables> tables, uint64_t seed) {
+    State st(std::move(tables));
+    st.rng = Pcg64::from_seed(seed_words(seed));
+    setup(st);
+    return st;
+}
+
 }  // namespace
 
 int64_t play_random(std::shared_ptr<const Tables> tables, uint64_t seed, int games) {
     Pcg64 draws = Pcg64::from_seed(opponent_words(seed));
     int64_t decisions = 0;
     for (int k = 0; k < games; ++k) {
-        State st(tables);
-        st.rng = Pcg64::from_seed(seed_words(seed + static_cast<uint64_t>(k)));
-        setup(st);
+        State st = new_game(tables, seed + static_cast<uint64_t>(k));
         while (!over(st)) {
             const auto& legal = legal_actions(st);
             apply_action(st, legal[integers(draws, legal.size())]);
@@ -56,10 +62,7 @@ Batch::Batch(std::shared_ptr<const Tables> tables, std::shared_ptr<const ObsTabl
 
 void Batch::start(int i) {
     const int64_t k = started++;
-    State& st = games[i];
-    st = State(t);
-    st.rng = Pcg64::from_seed(seed_words(seed + static_cast<uint64_t>(k)));
-    setup(st);
+    State& st = games[i] = new_game(t, seed + static_cast<uint64_t>(k));
     learners[i] = random_opponents ? (seat >= 0 ? seat : static_cast<int>(k % t->n_players)) : -1;
     if (random_opponents) play_opponents(i, nullptr);
     for (int p = 0; p < t->n_players; ++p) points[i][p] = reward == DENSE ? breakdown(st, p)[6] : 0;

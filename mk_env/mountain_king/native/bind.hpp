@@ -2,8 +2,17 @@
 #pragma once
 
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <vector>
 
 namespace mk {
+
+//: the list ``d[key]`` of a table dict as a vector (every binding reads its tables this way)
+template <class T>
+std::vector<T> get(const pybind11::dict& d, const char* key) {
+    return d[key].cast<std::vector<T>>();
+}
 
 void bind_observer(pybind11::module_& m);  // bind_observe.cpp
 void bind_batch(pybind11::module_& m);     // bind_batch.cpp

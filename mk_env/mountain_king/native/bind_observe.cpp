@@ -13,11 +13,6 @@ namespace mk {
 
 namespace {
 
-template <class T>
-std::vector<T> items(const py::dict& d, const char* key) {
-    return d[key].cast<std::vector<T>>();
-}
-
 ObsAt offsets(const py::dict& d) {
     ObsAt a;
     auto get = [&](const char* key) { return d[key].cast<int>(); };
@@ -47,26 +42,26 @@ std::shared_ptr<ObsTables> observer_tables(const py::dict& d) {
     t->hw = d["hw"].cast<int>();
     t->n_channels = d["n_channels"].cast<int>();
     t->at = offsets(d["at"].cast<py::dict>());
-    t->static_board = items<float>(d, "static_board");
-    t->square_table = items<float>(d, "square_table");
+    t->static_board = get<float>(d, "static_board");
+    t->square_table = get<float>(d, "square_table");
     t->n_codes = d["n_codes"].cast<int>();
-    t->code_kind = items<int>(d, "code_kind");
-    t->code_statue = items<int>(d, "code_statue");
-    t->code_pedestal = items<int>(d, "code_pedestal");
-    t->code_buried = items<int>(d, "code_buried");
-    t->rubble_code = items<int>(d, "rubble_code");
-    t->nbr_rows = items<int>(d, "nbr_rows");
-    t->site_squares = items<int>(d, "site_squares");
-    t->dig_cells = items<int>(d, "dig_cells");
-    t->dig_piece = items<int>(d, "dig_piece");
+    t->code_kind = get<int>(d, "code_kind");
+    t->code_statue = get<int>(d, "code_statue");
+    t->code_pedestal = get<int>(d, "code_pedestal");
+    t->code_buried = get<int>(d, "code_buried");
+    t->rubble_code = get<int>(d, "rubble_code");
+    t->nbr_rows = get<int>(d, "nbr_rows");
+    t->site_squares = get<int>(d, "site_squares");
+    t->dig_cells = get<int>(d, "dig_cells");
+    t->dig_piece = get<int>(d, "dig_piece");
     t->dig_max_cells = d["dig_max_cells"].cast<int>();
-    t->card_features = items<float>(d, "card_features");
+    t->card_features = get<float>(d, "card_features");
     t->cf_w = d["cf_w"].cast<int>();
-    t->player_scale = items<float>(d, "player_scale");
-    t->supply_scale = items<float>(d, "supply_scale");
-    t->sym_max = items<float>(d, "sym_max");
-    t->mate_flags = items<float>(d, "mate_flags");
-    t->storage_of = items<int>(d, "storage_of");
+    t->player_scale = get<float>(d, "player_scale");
+    t->supply_scale = get<float>(d, "supply_scale");
+    t->sym_max = get<float>(d, "sym_max");
+    t->mate_flags = get<float>(d, "mate_flags");
+    t->storage_of = get<int>(d, "storage_of");
     t->bribe_scale = d["bribe_scale"].cast<float>();
     t->runes_scale = d["runes_scale"].cast<float>();
     t->track_scale = d["track_scale"].cast<float>();

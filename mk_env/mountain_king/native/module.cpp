@@ -19,11 +19,6 @@ const char* ARRAY_NAMES[N_ARRAY_FIELDS] = {
     "spellbook", "spell_runes", "track_value", "track_taken", "coronation", "storage", "storage_pedestals",
     "smoot", "tokens", "honour", "pedestal_points", "pedestal_tokens"};
 
-template <class T>
-std::vector<T> get(const py::dict& d, const char* key) {
-    return d[key].cast<std::vector<T>>();
-}
-
 Placements placements(const py::dict& d) {
     Placements pl;
     pl.count = d["count"].cast<int>();
