@@ -8,7 +8,8 @@ from setuptools import setup
 
 native = Pybind11Extension(
     "mk_env.mountain_king.rules._native",
-    sorted(glob("mk_env/mountain_king/native/*.cpp")),
+    # the engine, then the compiled agents (agents/native/: they take the engine's states as they are)
+    sorted(glob("mk_env/mountain_king/native/*.cpp")) + sorted(glob("agents/native/*.cpp")),
     cxx_std=17,
     extra_compile_args=["-O2", "-ffp-contract=off"],  # float32 arithmetic as numpy does it (no fused multiply-adds)
 )

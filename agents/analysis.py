@@ -55,15 +55,15 @@ def _heuristic(view: PlayerView, rng: np.random.Generator, legal: list[int]) -> 
 
 
 def _search(agent: Any, view: PlayerView, rng: np.random.Generator) -> dict[str, Any]:
-    from .search_tree import Search
+    from .search_native import new_search
 
     if hasattr(agent, "config_for"):  # mcts: the heuristic's evaluator
-        tree = Search(view, view.seat, rng, agent.config_for(view))
+        tree = new_search(view, view.seat, rng, agent.config_for(view))
         evaluator, budget = agent.evaluator, (agent.simulations, agent.seconds)
     else:  # az: the network's
         from .az import search_config
 
-        tree = Search(view, view.seat, rng, search_config())
+        tree = new_search(view, view.seat, rng, search_config())
         evaluator, budget = agent.evaluator(view.game), (agent.simulations, agent.seconds)
     simulations, seconds = budget
     tree.run(evaluator, simulations=simulations, seconds=seconds)

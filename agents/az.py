@@ -26,7 +26,8 @@ from mk_env.core.view import PlayerView
 
 from .az_net import check_net_game, load_net, observer_of, seat_values
 from .base import BaseAgent, search_budget
-from .search_tree import Leaf, Search, SearchConfig
+from .search_native import new_search
+from .search_tree import Leaf, SearchConfig
 
 DEFAULT_SIMULATIONS = 64
 #: leaves evaluated per network call in one search (virtual loss spreads them)
@@ -126,7 +127,7 @@ class AZAgent(_NetAgent):
         legal = view.legal_actions()
         if len(legal) == 1:
             return int(legal[0])
-        tree = Search(view, view.seat, rng, search_config())
+        tree = new_search(view, view.seat, rng, search_config())
         if self.seconds:
             tree.run(self.evaluator(view.game), seconds=self.seconds, batch=LEAF_BATCH)
         else:

@@ -28,9 +28,11 @@ from mk_env.mountain_king.rules.workshops import activatable_sites
 
 from .base import BaseAgent
 from .evaluation import evaluation_of
-from .heuristic_candidates import candidates, dig_scores, preferred, split_blocks, top_digs, useful_trades
-from .heuristic_eval import DEFAULT_WEIGHTS, Weights, evaluate, own_turns_left, potential, step2_open, using
-from .heuristic_quick import SUB_PHASES, establish_worth, quick_action, settle
+from . import heuristic_candidates, heuristic_eval, heuristic_quick
+from .heuristic_candidates import dig_scores, preferred, split_blocks, top_digs, useful_trades
+from .heuristic_eval import DEFAULT_WEIGHTS, Weights, own_turns_left, potential, step2_open, using
+from .heuristic_quick import SUB_PHASES, establish_worth
+from .native_heuristic import compiled
 
 __all__ = ["HeuristicAgent", "best_action", "candidates", "dig_scores", "establish_worth", "evaluate",
            "from_spec", "lookahead_values", "own_turns_left", "potential", "quick_action", "settle",
@@ -50,11 +52,46 @@ ENABLERS = {"bribe_any": "bribe_any", "ignore_rubble": "ignore_rubble", "extra_w
 
 
 # ================================================================================================
+# the evaluation-module interface: compiled on the compiled engine's states (agents.native_heuristic)
+# ================================================================================================
+def evaluate(st: GameState, p: int) -> float:
+    """:func:`agents.heuristic_eval.evaluate`, compiled where ``st`` is the compiled engine's."""
+    native = compiled(st)
+    return heuristic_eval.evaluate(st, p) if native is None else native.evaluate(st._n, p)
+
+
+def quick_action(st: GameState, p: int) -> int:
+    """:func:`agents.heuristic_quick.quick_action`, compiled where ``st`` is the compiled engine's."""
+    native = compiled(st)
+    return heuristic_quick.quick_action(st, p) if native is None else native.quick_action(st._n, p)
+
+
+def settle(st: GameState, p: int) -> None:
+    """:func:`agents.heuristic_quick.settle`, compiled where ``st`` is the compiled engine's."""
+    native = compiled(st)
+    if native is None:
+        heuristic_quick.settle(st, p)
+    else:
+        native.settle(st._n, p)
+        st._cache.clear()  # the wrapper's memo of the legal set: the compiled state moved on
+
+
+def candidates(st: GameState, p: int, rng: np.random.Generator | None = None) -> list[int]:
+    """:func:`agents.heuristic_candidates.candidates`, compiled where ``st`` is the compiled engine's (and
+    ties are not cut at random)."""
+    native = compiled(st) if rng is None else None
+    return heuristic_candidates.candidates(st, p, rng) if native is None else native.candidates(st._n, p)
+
+
+# ================================================================================================
 # lookahead
 # ================================================================================================
 def lookahead_values(st: GameState, p: int, actions: list[int]) -> np.ndarray:
     """Value of each action for ``p`` after applying it to a clone and settling (an enabler spell:
     plus what the step it enables gains with it)."""
+    native = compiled(st)
+    if native is not None:
+        return np.asarray(native.lookahead_values(st._n, p, [int(a) for a in actions]))
     layout = st.game.layout
     values = np.empty(len(actions))
     for i, a in enumerate(actions):
@@ -108,6 +145,9 @@ def best_step2(st: GameState, p: int) -> float:
 def best_action(st: GameState, p: int, rng: np.random.Generator | None = None, random_ties: bool = False) -> int:
     """The heuristic's choice on a (determinized) state: one-ply lookahead over candidates, ties to the
     fixed preference (the choice is a function of the state), or with ``random_ties`` drawn from ``rng``."""
+    native = None if random_ties else compiled(st)
+    if native is not None:
+        return native.best_action(st._n, p)
     tie_rng = rng if random_ties else None
     cands = candidates(st, p, tie_rng)
     if len(cands) == 1:

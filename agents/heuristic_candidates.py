@@ -23,6 +23,7 @@ MAX_ANY_GIVES = 3  # Pickforge, Wheeljack: the cheapest pairs of resources offer
 #: Doing nothing (pass) is preferred to an action that changes nothing the evaluation sees (e.g. a
 #: workshop activated and left unused); trades last (they only convert what is owned).
 BLOCK_RANK = {"pass": 0, "trade": 2}
+TIE_TOLERANCE = 1e-9  # values this close to the best are tied
 
 
 def split_blocks(layout, legal: np.ndarray) -> dict[str, list[int]]:
@@ -36,7 +37,7 @@ def split_blocks(layout, legal: np.ndarray) -> dict[str, list[int]]:
     return out
 
 
-def preferred(layout, actions: list[int], values: np.ndarray, tolerance: float = 1e-9,
+def preferred(layout, actions: list[int], values: np.ndarray, tolerance: float = TIE_TOLERANCE,
               rng: np.random.Generator | None = None) -> int:
     """The action of highest value; among those within ``tolerance`` of it, the first by
     :data:`BLOCK_RANK` (1 for blocks it does not name), then by action number (deterministic), or, with

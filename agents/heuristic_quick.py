@@ -38,6 +38,7 @@ SUB_PHASES = frozenset((BRIBE, RECRUIT_PEDESTAL, DIG_MINERAL, DIG_PEDESTAL, DIG_
                         SPELL_SMOOT, SPELL_HORDE, SPELL_PEDESTAL, SPELL_DIG, SPELL_STATUE, STATUE_DEST,
                         WORKSHOP, PAY))
 NEW_KIND_WORTH = 1.0  # establishing a kind the seat's network does not touch yet
+SETTLE_LIMIT = 16  # sub-decisions :func:`settle` resolves at most
 
 
 def quick_action(st: GameState, p: int) -> int:
@@ -209,7 +210,7 @@ def best_workshop_use(st: GameState, p: int) -> int:
     return best
 
 
-def settle(st: GameState, p: int, limit: int = 16) -> None:
+def settle(st: GameState, p: int, limit: int = SETTLE_LIMIT) -> None:
     """Resolve p's pending sub-decisions (the quick policy; a workshop's uses by value), so the
     position can be evaluated."""
     for _ in range(limit):

@@ -41,7 +41,8 @@ from .base import BaseAgent, search_budget
 from .evaluation import search_constant
 from .search_eval import HeuristicEvaluator
 from .search_parallel import RootPool
-from .search_tree import Evaluator, Search, SearchConfig
+from .search_native import new_search
+from .search_tree import Evaluator, SearchConfig
 
 DEFAULT_SIMULATIONS = 48
 #: the agent's PUCT constant (SearchConfig's own default, 1.5, serves a network's search). The heuristic's
@@ -90,7 +91,7 @@ class MCTSAgent(BaseAgent):
         if self.workers > 1:
             return self._pool.search(view, rng, config, self.evaluator, self.simulations, self.seconds)
         start = time.perf_counter()
-        tree = Search(view, view.seat, rng, config)
+        tree = new_search(view, view.seat, rng, config)
         tree.run(self.evaluator, simulations=1)  # the root's expansion: one candidate needs no search
         if len(tree.root.actions) > 1:
             if self.seconds is None:

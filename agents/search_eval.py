@@ -68,7 +68,9 @@ class HeuristicEvaluator:
             depth = search_constant(leaf.state.game, "SEARCH_LOOKAHEAD")
         if depth is None or leaf.depth < depth:
             v = np.asarray(H.lookahead_values(leaf.state, leaf.player, actions), dtype=float)
-            z = np.exp((v - v.max()) / self.temperature)
+            # the C library's exp (numpy's own rounds some values apart from it): the compiled search computes
+            # the same priors to the last bit
+            z = np.array([math.exp(x) for x in ((v - v.max()) / self.temperature).tolist()])
             return z / z.sum()
         quick = int(H.quick_action(leaf.state, leaf.player))
         pri = np.full(len(actions), 0.5 / (len(actions) - 1))

@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from .search_tree import Evaluator, Search, SearchConfig
+from .search_native import new_search
+from .search_tree import Evaluator, SearchConfig
 
 #: seconds a child search leaves for sending the view and its result back
 TRANSFER_MARGIN = 0.03
@@ -28,7 +29,7 @@ TRANSFER_MARGIN = 0.03
 def search_root(view: Any, seat: int, seed: int, config: SearchConfig, evaluator: Evaluator,
                 simulations: int | None, seconds: float | None) -> tuple[list[int], np.ndarray, np.ndarray]:
     """One search (the work of one worker): the root's actions, visits and total values."""
-    tree = Search(view, seat, np.random.default_rng(seed), config)
+    tree = new_search(view, seat, np.random.default_rng(seed), config)
     tree.run(evaluator, simulations=simulations, seconds=seconds)
     return list(tree.root.actions), tree.root.n.copy(), tree.root.w.copy()
 

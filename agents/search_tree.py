@@ -150,7 +150,106 @@ class Leaf:
     backed_up: bool = field(default=False, repr=False)
 
 
-class Search:
+def checked_values(values: np.ndarray | Sequence[float], players: int) -> np.ndarray:
+    """A leaf's values as a float array, refused unless one per seat, finite and in [-1, 1]."""
+    values = np.asarray(values, dtype=float)
+    if values.shape != (players,):
+        raise ValueError(f"expand_backup: values must have one entry per seat ({players}), got shape {values.shape}")
+    if not np.all(np.abs(values) <= 1 + 1e-6):
+        raise ValueError(f"expand_backup: values must be finite and in [-1, 1], got {values.tolist()}")
+    return values
+
+
+def checked_priors(priors: np.ndarray | Sequence[float], k: int) -> np.ndarray:
+    """A leaf's priors as a float array, refused unless ``k`` finite non-negative weights."""
+    priors = np.asarray(priors, dtype=float)
+    if priors.shape != (k,) or not np.all(np.isfinite(priors)) or (priors < 0).any():
+        raise ValueError(f"expand_backup: priors must be {k} finite non-negative weights (one per leaf.actions), "
+                         f"got shape {priors.shape}")
+    return priors
+
+
+def check_budget(simulations: int | None, seconds: float | None, batch: int = 1) -> None:
+    """Refuse a search budget that is not exactly one of ``simulations`` >= 1 or ``seconds`` > 0."""
+    if (simulations is None) == (seconds is None):
+        raise ValueError("Search.run: give exactly one budget, simulations=N or seconds=X")
+    if simulations is not None and (not isinstance(simulations, (int, np.integer)) or simulations < 1):
+        raise ValueError(f"Search.run: simulations must be a whole number >= 1, got {simulations!r}")
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"Search.run: seconds must be > 0, got {seconds!r}")
+    if not isinstance(batch, int) or batch < 1:
+        raise ValueError(f"Search.run: batch must be a whole number >= 1, got {batch!r}")
+
+
+class SearchLoop:
+    """The one-game loop of a stepped search (this module's :class:`Search`, or the compiled one of
+    :mod:`agents.search_native`): select leaves, value them in batches, back them up."""
+
+    root: "Node"
+    simulations: int
+    config: SearchConfig
+    rng: np.random.Generator
+
+    def _settle_shape(self, seat: int, players: int, rng: np.random.Generator, config: SearchConfig | None) -> None:
+        """The searcher, the generator and the settings, with the horizons resolved (None: one round)."""
+        if not 0 <= seat < players:
+            raise ValueError(f"Search: seat must be in 0..{players - 1}, got {seat!r}")
+        self.seat, self.num_players, self.rng = seat, players, rng
+        self.config = config or SearchConfig()
+        self.horizon = self.config.horizon or players
+        self.rollout_horizon = max(self.horizon, self.config.rollout_horizon or self.horizon)
+
+    def root_noise(self, k: int) -> np.ndarray:
+        """The Dirichlet noise mixed into the root's ``k`` priors (self-play exploration)."""
+        return self.rng.dirichlet(np.full(k, self.config.dirichlet_alpha))
+
+    def root_visits(self) -> tuple[np.ndarray, np.ndarray]:
+        """The root's actions and their visit counts."""
+        return np.array(self.root.actions, dtype=np.int64), self.root.n.copy()
+
+    def root_values(self) -> np.ndarray:
+        """The searcher's mean value of each root action (0 where unvisited)."""
+        n = self.root.n
+        return np.divide(self.root.w, n, out=np.zeros_like(n), where=n > 0)
+
+    def best_action(self) -> int:
+        """The most visited root action; ties go to the higher mean value, then prior, then lower number."""
+        if not self.root.expanded:
+            raise ValueError("Search.best_action: the root is not expanded yet (run at least one simulation)")
+        q = self.root_values()
+        r = self.root
+        best = max(range(len(r.actions)), key=lambda i: (r.n[i], q[i], r.priors[i], -r.actions[i]))
+        return r.actions[best]
+
+    def run(self, evaluator: Evaluator, simulations: int | None = None, seconds: float | None = None,
+            batch: int = 1) -> "Search":
+        """Search until ``simulations`` iterations are done (exactly) or ``seconds`` have passed (at least
+        one iteration), evaluating up to ``batch`` leaves per evaluator call."""
+        check_budget(simulations, seconds, batch)
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        while True:
+            if deadline is not None:
+                if self.simulations > 0 and time.perf_counter() >= deadline:
+                    return self
+                room = batch
+            else:
+                room = min(batch, simulations - self.simulations)
+                if room <= 0:
+                    return self
+            leaves = []
+            for _ in range(room):
+                leaf = self.select()
+                if leaf is not None:
+                    leaves.append(leaf)
+                if not self.root.expanded and leaves:
+                    break  # the root's priors first: later walks need its actions
+            if leaves:
+                priors, values = evaluator(leaves)
+                for leaf, p, v in zip(leaves, priors, values):
+                    self.expand_backup(leaf, p, v)
+
+
+class Search(SearchLoop):
     """One information-set search from ``seat``'s view (a :class:`PlayerView`, or any state of the suite:
     then ``state.determinize(seat, rng)`` is what the search sees)."""
 
@@ -166,12 +265,7 @@ class Search:
                                 f"got {type(root).__name__}")
             self._determinize = lambda g: root.determinize(seat, g)
             players = root.num_players
-        if not 0 <= seat < players:
-            raise ValueError(f"Search: seat must be in 0..{players - 1}, got {seat!r}")
-        self.seat, self.num_players, self.rng = seat, players, rng
-        self.config = config or SearchConfig()
-        self.horizon = self.config.horizon or players
-        self.rollout_horizon = max(self.horizon, self.config.rollout_horizon or self.horizon)
+        self._settle_shape(seat, players, rng, config)
         self.root = Node(seat)
         self.simulations = 0
         self._evaluation = None  # the game's evaluation module, for the candidates
@@ -218,77 +312,16 @@ class Search:
         if leaf.backed_up:
             raise ValueError("expand_backup: this leaf was already backed up (each select() gives one leaf to "
                              "back up once)")
-        values = np.asarray(values, dtype=float)
-        if values.shape != (self.num_players,):
-            raise ValueError(f"expand_backup: values must have one entry per seat ({self.num_players}), got "
-                             f"shape {values.shape}")
-        if not np.all(np.abs(values) <= 1 + 1e-6):
-            raise ValueError(f"expand_backup: values must be finite and in [-1, 1], got {values.tolist()}")
+        values = checked_values(values, self.num_players)
         if leaf.needs_priors:
-            priors = np.asarray(priors, dtype=float)
-            if priors.shape != (len(leaf.actions),) or not np.all(np.isfinite(priors)) or (priors < 0).any():
-                raise ValueError(f"expand_backup: priors must be {len(leaf.actions)} finite non-negative weights "
-                                 f"(one per leaf.actions), got shape {priors.shape}")
+            priors = checked_priors(priors, len(leaf.actions))
             total = priors.sum()
             priors = priors / total if total > 0 else np.full(len(priors), 1.0 / max(1, len(priors)))
             if leaf.node is self.root and not self.root.expanded and self.config.dirichlet_alpha > 0:
-                noise = self.rng.dirichlet(np.full(len(priors), self.config.dirichlet_alpha))
-                priors = (1 - self.config.dirichlet_frac) * priors + self.config.dirichlet_frac * noise
+                priors = (1 - self.config.dirichlet_frac) * priors + self.config.dirichlet_frac * self.root_noise(len(priors))
             leaf.node.add(leaf.actions.tolist(), priors)
         leaf.backed_up = True
         self._backup(leaf.path, values)
-
-    def root_visits(self) -> tuple[np.ndarray, np.ndarray]:
-        """The root's actions and their visit counts."""
-        return np.array(self.root.actions, dtype=np.int64), self.root.n.copy()
-
-    def root_values(self) -> np.ndarray:
-        """The searcher's mean value of each root action (0 where unvisited)."""
-        n = self.root.n
-        return np.divide(self.root.w, n, out=np.zeros_like(n), where=n > 0)
-
-    def best_action(self) -> int:
-        """The most visited root action; ties go to the higher mean value, then prior, then lower number."""
-        if not self.root.expanded:
-            raise ValueError("Search.best_action: the root is not expanded yet (run at least one simulation)")
-        q = self.root_values()
-        r = self.root
-        best = max(range(len(r.actions)), key=lambda i: (r.n[i], q[i], r.priors[i], -r.actions[i]))
-        return r.actions[best]
-
-    def run(self, evaluator: Evaluator, simulations: int | None = None, seconds: float | None = None,
-            batch: int = 1) -> "Search":
-        """Search until ``simulations`` iterations are done (exactly) or ``seconds`` have passed (at least
-        one iteration), evaluating up to ``batch`` leaves per evaluator call."""
-        if (simulations is None) == (seconds is None):
-            raise ValueError("Search.run: give exactly one budget, simulations=N or seconds=X")
-        if simulations is not None and (not isinstance(simulations, (int, np.integer)) or simulations < 1):
-            raise ValueError(f"Search.run: simulations must be a whole number >= 1, got {simulations!r}")
-        if seconds is not None and not seconds > 0:
-            raise ValueError(f"Search.run: seconds must be > 0, got {seconds!r}")
-        if not isinstance(batch, int) or batch < 1:
-            raise ValueError(f"Search.run: batch must be a whole number >= 1, got {batch!r}")
-        deadline = None if seconds is None else time.perf_counter() + seconds
-        while True:
-            if deadline is not None:
-                if self.simulations > 0 and time.perf_counter() >= deadline:
-                    return self
-                room = batch
-            else:
-                room = min(batch, simulations - self.simulations)
-                if room <= 0:
-                    return self
-            leaves = []
-            for _ in range(room):
-                leaf = self.select()
-                if leaf is not None:
-                    leaves.append(leaf)
-                if not self.root.expanded and leaves:
-                    break  # the root's priors first: later walks need its actions
-            if leaves:
-                priors, values = evaluator(leaves)
-                for leaf, p, v in zip(leaves, priors, values):
-                    self.expand_backup(leaf, p, v)
 
     # -- inside ---------------------------------------------------------------------------------
     def _leaf(self, st: Any, node: Node, path: list, depth: int, changes: int) -> Leaf:

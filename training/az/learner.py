@@ -133,8 +133,8 @@ def _searches(agent: Any) -> bool:
 def _search_target(agent: Any, view: PlayerView, rng: np.random.Generator, legal: np.ndarray
                    ) -> tuple[int, np.ndarray]:
     """The ``mcts`` agent's search at ``view``: (its choice, its root visits spread over ``legal``)."""
-    from agents.search_tree import Search
-    tree = Search(view, view.seat, rng, agent.config)
+    from agents.search_native import new_search
+    tree = new_search(view, view.seat, rng, agent.config)
     tree.run(agent.evaluator, simulations=agent.simulations)
     actions, visits = tree.root_visits()
     target = np.zeros(len(legal))

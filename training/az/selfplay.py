@@ -21,7 +21,7 @@ import numpy as np
 
 from agents.az import NetEvaluator, search_config
 from agents.az_net import egocentric
-from agents.search_tree import Search
+from agents.search_native import new_search
 from mk_env.core.view import PlayerView
 
 from .buffer import Position
@@ -43,7 +43,7 @@ class _Game:
     state: Any
     seats: list[int]  # the evaluator of each seat
     rng: np.random.Generator
-    tree: Search | None = None
+    tree: Any = None  # its search (agents.search_native.new_search), while a decision is under way
     decisions: int = 0
     history: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=list)
 
@@ -107,7 +107,7 @@ def _advance_to_search(g: _Game, settings: SearchSettings) -> bool:
             g.state.apply(int(legal[0]))
             continue
         seat = g.state.current_player()
-        g.tree = Search(PlayerView(g.state, seat), seat, g.rng, search_config(settings.c_puct, settings.noise))
+        g.tree = new_search(PlayerView(g.state, seat), seat, g.rng, search_config(settings.c_puct, settings.noise))
     return True
 
 

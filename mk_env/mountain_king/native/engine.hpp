@@ -76,6 +76,8 @@ void trade_actions(State& st, const Have& have, std::vector<int32_t>& out);  // 
 
 // -- scoring.cpp (scoring.py) ----------------------------------------------------------------------------
 std::array<int, 7> breakdown(State& st, int p);  // the six categories, then the total
+int great_hall_honour(State& st, const std::vector<bool>& net);  // the halls whose altar lies in net
+int statue_honour(State& st, const std::vector<bool>& net);      // each tunnel's best statue in net
 Ints ranks(State& st);
 
 }  // namespace mk

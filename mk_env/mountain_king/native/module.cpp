@@ -144,13 +144,6 @@ py::int_ from_u128(u128 v) {
     return py::int_(hi.attr("__lshift__")(64).attr("__or__")(lo));
 }
 
-PyBitgen bitgen_of(const py::object& generator) {
-    py::object capsule = generator.attr("bit_generator").attr("capsule");
-    auto* bg = static_cast<BitgenT*>(PyCapsule_GetPointer(capsule.ptr(), "BitGenerator"));
-    if (bg == nullptr) throw py::error_already_set();
-    return PyBitgen{bg};
-}
-
 py::array view(py::object owner, State& st, int f) {
     const Tables& t = *st.t;
     const char dtype = t.array_dtypes[f];
@@ -215,6 +208,13 @@ py::array_t<int64_t> int_array(const std::vector<int32_t>& values) {
 
 }  // namespace
 
+PyBitgen mk::bitgen_of(const py::object& generator) {
+    py::object capsule = generator.attr("bit_generator").attr("capsule");
+    auto* bg = static_cast<BitgenT*>(PyCapsule_GetPointer(capsule.ptr(), "BitGenerator"));
+    if (bg == nullptr) throw py::error_already_set();
+    return PyBitgen{bg};
+}
+
 void Tables::finish() {
     array_offsets.assign(array_names.size(), 0);
     array_bytes.assign(array_names.size(), 0);
@@ -277,6 +277,8 @@ PYBIND11_MODULE(_native, m) {
     py::register_exception<Illegal>(m, "Illegal");
     bind_observer(m);
     bind_batch(m);
+    bind_agents(m);
+    bind_search(m);
     py::register_exception<Stalled>(m, "Stalled");
 
     py::class_<Tables, std::shared_ptr<Tables>>(m, "Rules")

@@ -6,6 +6,32 @@
 
 namespace mk {
 
+int great_hall_honour(State& st, const std::vector<bool>& net) {
+    const Tables& t = *st.t;
+    int total = 0;
+    for (size_t h = 0; h < t.hall_low.size(); ++h) {
+        const int altar = st.hall_altar()[h];
+        if (altar >= 0 && net[altar]) total += st.statue()[altar] >= 0 ? t.hall_high[h] : t.hall_low[h];
+    }
+    return total;
+}
+
+int statue_honour(State& st, const std::vector<bool>& net) {
+    const Tables& t = *st.t;
+    std::map<int, int> best;  // region -> its best statue
+    for (int s = 0; s < t.n_squares; ++s) {
+        const int clan = st.statue()[s];
+        if (clan < 0 || !net[s] || st.kind()[s] == SQ_GREAT_HALL) continue;
+        int value = t.statue_values[t.tier[s] - 1];
+        if (st.pedestal()[s] == clan) value *= t.pedestal_multiplier;
+        int& b = best[st.region()[s]];
+        b = std::max(b, value);
+    }
+    int total = 0;
+    for (const auto& kv : best) total += kv.second;
+    return total;
+}
+
 std::array<int, 7> breakdown(State& st, int p) {
     const Tables& t = *st.t;
     const auto& mates = t.teammates[p];
@@ -30,20 +56,8 @@ std::array<int, 7> breakdown(State& st, int p) {
             }
     }
     parts[3] = best_leftover_sets(counts, t.set_size, t.trade_rate);
-    for (size_t h = 0; h < t.hall_low.size(); ++h) {
-        const int altar = st.hall_altar()[h];
-        if (altar >= 0 && net[altar]) parts[4] += st.statue()[altar] >= 0 ? t.hall_high[h] : t.hall_low[h];
-    }
-    std::map<int, int> best;  // region -> its best statue
-    for (int s = 0; s < n_sq; ++s) {
-        const int clan = st.statue()[s];
-        if (clan < 0 || !net[s] || st.kind()[s] == SQ_GREAT_HALL) continue;
-        int value = t.statue_values[t.tier[s] - 1];
-        if (st.pedestal()[s] == clan) value *= t.pedestal_multiplier;
-        int& b = best[st.region()[s]];
-        b = std::max(b, value);
-    }
-    for (const auto& kv : best) parts[5] += kv.second;
+    parts[4] = great_hall_honour(st, net);
+    parts[5] = statue_honour(st, net);
     for (int i = 0; i < 6; ++i) parts[6] += parts[i];
     return parts;
 }

@@ -115,8 +115,9 @@ class Game:
         self.backend = native.choose_backend(self, backend)
 
     def __getstate__(self) -> dict:
-        """The game without its compiled tables (rebuilt on first use after unpickling)."""
-        return {k: v for k, v in self.__dict__.items() if k != "_native_rules"}
+        """The game without the compiled tables kept on it (``_native*``: the engine's, and those of the compiled
+        agents built on them; each is rebuilt on first use after unpickling)."""
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_native")}
 
     def __setstate__(self, state: dict) -> None:
         """A game pickled on the compiled engine plays on the reference where this machine has no compiled engine
