@@ -26,6 +26,8 @@ from . import heuristic_eval as E
 from . import heuristic_quick as Q
 
 _REFERENCE: ContextVar[bool] = ContextVar("heuristic_reference", default=False)
+#: compiled weight sets kept per game (the default weights, and the latest jittered players')
+CACHED_WEIGHTS = 8
 #: the order of the assets whose potential fades (the compiled code's Asset enum)
 ASSETS = ("resources", "trolls", "pedestals", "reach", "statues", "buried", "workshops")
 
@@ -57,6 +59,8 @@ def compiled(st: Any) -> Any:
     if h is None:
         from mk_env.mountain_king.rules import _native
         h = _native.Heuristic(rules_of(game), tables(game, w))
+        if len(cache) >= CACHED_WEIGHTS:  # jittered players bring new weights every game: keep the latest few
+            del cache[next(iter(cache))]
         cache[id(w)] = (h, w)  # w kept alive, so its id is not reused while cached
         return h
     return h[0]

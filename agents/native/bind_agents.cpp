@@ -50,6 +50,13 @@ State& checked(State& st, const Heuristic& h, int p) {
     return st;
 }
 
+//: a decision to take: the game is not over (the quick policy and the choice have nothing to pick from then)
+State& playing(State& st, const Heuristic& h, int p) {
+    checked(st, h, p);
+    if (st.phase == GAME_OVER) throw std::invalid_argument("the game is over: there is no decision to take");
+    return st;
+}
+
 }  // namespace
 
 void bind_agents(py::module_& m) {
@@ -64,14 +71,14 @@ void bind_agents(py::module_& m) {
         .def("dig_scores", [](const Heuristic& h, State& st, int p, const Ints& args) {
             return dig_scores(checked(st, h, p), p, args);
         })
-        .def("quick_action", [](const Heuristic& h, State& st, int p) { return quick_action(checked(st, h, p), p, h); })
+        .def("quick_action", [](const Heuristic& h, State& st, int p) { return quick_action(playing(st, h, p), p, h); })
         .def("settle", [](const Heuristic& h, State& st, int p) { settle(checked(st, h, p), p, h); })
         .def("lookahead_values", [](const Heuristic& h, State& st, int p, const Ints& actions) {
             for (int a : actions)
                 if (!is_legal(checked(st, h, p), a)) throw std::invalid_argument("an action to look ahead is not legal");
             return lookahead_values(st, p, actions, h);
         })
-        .def("best_action", [](const Heuristic& h, State& st, int p) { return best_action(checked(st, h, p), p, h); });
+        .def("best_action", [](const Heuristic& h, State& st, int p) { return best_action(playing(st, h, p), p, h); });
 }
 
 }  // namespace mk

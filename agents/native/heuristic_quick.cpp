@@ -102,6 +102,9 @@ int quick_pick(State& st, int p, const ByBlock& by, const Heuristic& h) {
     const int ph = st.phase;
     auto pick = [&](int block, int i) { return i < 0 ? -1 : t.offset[block] + by[block][i]; };
     const int spell = st.pending.spell >= 0 ? st.spellbook()[st.pending.spell] : -1;
+    // a state edited by hand may lack what its phase is about: then no rule of thumb applies
+    if ((ph == SPELL_OPTION || ph == SPELL_SMOOT) && spell < 0) return -1;
+    if ((ph == DIG_PEDESTAL && st.pending.dig < 0) || (ph == STATUE_DEST && st.pending.statue_square < 0)) return -1;
     switch (ph) {
         case BRIBE: {  // coins first, else the resource owned most of (minerals last)
             const Have have = owned(st, p);

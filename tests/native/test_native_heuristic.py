@@ -106,6 +106,13 @@ def test_the_compiled_heuristic_refuses_what_it_cannot_serve():
     illegal = next(a for a in range(game.layout.size) if not st.is_legal(a))
     with pytest.raises(ValueError, match="not legal"):
         h.lookahead_values(st._n, st.current_player(), [illegal])
+    over = game.new_initial_state(1)
+    while not over.is_terminal():
+        over.apply(H.best_action(over, over.current_player()))
+    for refused in (h.quick_action, h.best_action):
+        with pytest.raises(ValueError, match="game is over"):
+            refused(over._n, 0)
+    assert h.candidates(over._n, 0) == [] and h.evaluate(over._n, 0) == over.score_breakdown(0)["total"]
     assert compiled(Game(2, backend="python").new_initial_state(0)) is None
     with reference():
         assert compiled(st) is None
