@@ -75,6 +75,7 @@ class NativeSearch(SearchLoop):
             "fpu_parent": self.config.fpu == "parent", "max_depth": self.config.max_depth,
             "min_width": self.config.min_width, "widen": self.config.widen, "widen_power": self.config.widen_power,
             "legal_actions": self.config.actions == "legal"})
+        self._root: RootView | None = None
 
     @property
     def simulations(self) -> int:
@@ -82,11 +83,15 @@ class NativeSearch(SearchLoop):
 
     @property
     def root(self) -> RootView:
-        actions, priors, n, w = self._tree.root
-        return RootView(list(actions), np.array(priors), np.array(n), np.array(w))
+        """The root as it stands (a copy, made again only after the tree has moved)."""
+        if self._root is None:
+            actions, priors, n, w = self._tree.root
+            self._root = RootView(list(actions), np.array(priors), np.array(n), np.array(w))
+        return self._root
 
     def select(self) -> NativeLeaf | None:
         """Walk one determinization down the tree: the leaf to evaluate, or None (the walk ended the game)."""
+        self._root = None
         ticket = self._tree.select(self.rng, self._heuristic)
         if ticket < 0:
             return None
@@ -104,10 +109,11 @@ class NativeSearch(SearchLoop):
         noise: list[float] = []
         if leaf.needs_priors:
             priors = checked_priors(priors, len(leaf.actions))
-            if leaf.at_root and not self._tree.root[0] and self.config.dirichlet_alpha > 0:
+            if leaf.at_root and not self.root.expanded and self.config.dirichlet_alpha > 0:
                 noise = self.root_noise(len(priors)).tolist()
         else:
             priors = np.zeros(0)
+        self._root = None
         self._tree.expand_backup(leaf.ticket, priors.tolist(), values.tolist(), noise, self.config.dirichlet_frac)
         leaf.backed_up = True
 
@@ -119,6 +125,7 @@ class NativeSearch(SearchLoop):
         settings = self._compiled_evaluation(evaluator)
         if settings is None:
             return super().run(evaluator, simulations, seconds, batch)
+        self._root = None
         self._tree.run_heuristic(self.rng, self._heuristic, settings, simulations or 0, seconds or 0.0)
         return self
 
