@@ -68,7 +68,7 @@ class NativeSearch(SearchLoop):
         state = root._state if isinstance(root, PlayerView) else root
         self._settle_shape(seat, state.num_players, rng, config)
         self._game = state.game
-        self._heuristic = None if self.config.actions == "legal" else compiled(state)
+        self._heuristic = compiled(state)  # the candidates (unless every legal action is one) and the leaf values
         from mk_env.mountain_king.rules import _native
         self._tree = _native.TreeSearch(state._n, seat, {
             "c_puct": self.config.c_puct, "horizon": self.horizon, "rollout_horizon": self.rollout_horizon,

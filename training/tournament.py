@@ -331,7 +331,8 @@ def _cmd(args: argparse.Namespace) -> int:
                        f"charts: ratings.png, scores.png"))
     if quick:
         console.print(Text(f"that was the quick table; the whole ladder of {args.game} (its search rungs take "
-                           f"tens of seconds to minutes a game on 2 cores):"))
+                           f"seconds a game where the game's engine is compiled, tens of seconds to minutes on "
+                           f"2 cores where it is not):"))
         console.print(Text(ladder_command(args.game, players)), soft_wrap=True)  # one line, to copy
     return 0
 

@@ -16,6 +16,7 @@ constexpr double LOWEST = -std::numeric_limits<double>::infinity();
 int current_player(const State& st) { return st.phase == GAME_OVER ? -1 : st.current; }
 
 int symbols_of(const Tables& t, int card) {
+    if (card < 0) return 0;  // an empty slot (only in a state edited by hand: the legal choices hold trolls)
     int total = 0;
     for (int k = 0; k < N_TOKEN_KINDS; ++k) total += t.card_symbols[card * N_TOKEN_KINDS + k];
     return total;
