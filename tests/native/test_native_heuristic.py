@@ -13,6 +13,7 @@ from agents.heuristic_eval import DEFAULT_WEIGHTS, using
 from agents.native_heuristic import compiled, reference
 from mk_env.core.view import PlayerView
 from mk_env.mountain_king.rules import Game
+from tests.native.fused import same
 from tests.rules_helpers import random_action
 
 _native = pytest.importorskip("mk_env.mountain_king.rules._native", reason="the compiled engine is not built")
@@ -47,13 +48,13 @@ def test_the_compiled_heuristic_equals_the_python_one(players, teams, seed):
         p = st.current_player()
         for q in range(players):
             a, b = both(H.evaluate, st, q)
-            assert a == b, (st.turn, q, a - b)
+            assert same(a, b), (st.turn, q, a - b)
         assert both(H.quick_action, st, p)[0] == both(H.quick_action, st, p)[1]
         cands, reference_cands = both(H.candidates, st, p)
         assert list(cands) == list(reference_cands), st.turn
         if len(cands) > 1:
             values, reference_values = both(H.lookahead_values, st, p, cands)
-            assert np.array_equal(values, reference_values), (st.turn, values - reference_values)
+            assert same(values, reference_values), (st.turn, values - reference_values)
         a, b = both(H.best_action, st, p)
         assert a == b
         checked += 1
@@ -72,7 +73,7 @@ def test_jittered_weights_are_compiled_too():
             a, b = both(H.best_action, st, p)
             assert a == b
             a, b = both(H.evaluate, st, p)
-            assert a == b
+            assert same(a, b)
         moved += a != plain  # the jittered weights are the ones evaluated
     assert moved > 30
 

@@ -19,6 +19,7 @@ from agents.search_native import NativeSearch, new_search
 from agents.search_tree import Search, SearchConfig
 from mk_env.core.view import PlayerView
 from mk_env.mountain_king.rules import Game
+from tests.native.fused import needs_exact
 
 pytest.importorskip("mk_env.mountain_king.rules._native", reason="the compiled engine is not built")
 
@@ -69,6 +70,7 @@ CONFIGS = {
 }
 
 
+@needs_exact
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_the_compiled_search_ends_with_the_python_ones_root(name):
     players, config, evaluator = CONFIGS[name]
@@ -76,6 +78,7 @@ def test_the_compiled_search_ends_with_the_python_ones_root(name):
         assert_same(*roots(view, config, evaluator, seed=100 + k))
 
 
+@needs_exact
 @pytest.mark.parametrize("batch", [1, 4])
 def test_leaves_handed_out_are_backed_up_alike(batch):
     config = SearchConfig(dirichlet_alpha=0.5, rollout_horizon=4)
