@@ -30,7 +30,10 @@ EXACT = numpy_dot_fuses()
 
 
 def same(a: float | np.ndarray, b: float | np.ndarray) -> bool:
-    """Equal bit for bit where the BLAS fuses, else to 1e-9."""
+    """Equal bit for bit where the BLAS fuses, else to 1e-9 (values, lists of action numbers alike)."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape:
+        return False
     return bool(np.array_equal(a, b)) if EXACT else bool(np.allclose(a, b, rtol=0, atol=1e-9))
 
 

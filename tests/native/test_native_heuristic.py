@@ -117,3 +117,24 @@ def test_the_compiled_heuristic_refuses_what_it_cannot_serve():
     assert compiled(Game(2, backend="python").new_initial_state(0)) is None
     with reference():
         assert compiled(st) is None
+
+
+@pytest.mark.parametrize("options", [dict(num_players=5), dict(num_players=3, board_side="autumn"),
+                                     dict(num_players=4, workshops="no_duplicates"),
+                                     dict(num_players=2, board_side="autumn")])
+def test_random_play_on_every_side_and_count_meets_the_same_heuristic(options):
+    """Random-heavy play reaches the sub-decisions the heuristic's own games rarely do."""
+    game = Game(backend="native", **options)
+    st = game.new_initial_state(17)
+    rng = np.random.default_rng(17)
+    trade = (game.layout.offset["trade"], game.layout.offset["trade"] + game.layout.sizes["trade"])
+    checked = 0
+    while not st.is_terminal():
+        p, legal = st.current_player(), st.legal_actions()
+        if len(legal) > 1:
+            for fn in (H.evaluate, H.quick_action, H.candidates, H.best_action):
+                a, b = both(fn, st, p)
+                assert same(a, b), (fn.__name__, st.turn, st.phase)
+            checked += 1
+        st.apply(random_action(rng, legal, trade) if rng.random() < 0.6 else H.best_action(st, p))
+    assert checked > 100
