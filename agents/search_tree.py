@@ -318,7 +318,8 @@ class Search(SearchLoop):
             total = priors.sum()
             priors = priors / total if total > 0 else np.full(len(priors), 1.0 / max(1, len(priors)))
             if leaf.node is self.root and not self.root.expanded and self.config.dirichlet_alpha > 0:
-                priors = (1 - self.config.dirichlet_frac) * priors + self.config.dirichlet_frac * self.root_noise(len(priors))
+                frac = self.config.dirichlet_frac
+                priors = (1 - frac) * priors + frac * self.root_noise(len(priors))
             leaf.node.add(leaf.actions.tolist(), priors)
         leaf.backed_up = True
         self._backup(leaf.path, values)
