@@ -24,4 +24,5 @@ def test_a_card_remade_changes_its_table(tmp_path):
     data = json.loads(card.read_text())
     data["rating"]["elo"] = 1234.4
     card.write_text(json.dumps(data))
-    assert "| `heuristic` | 698 | 1234 (" in ladder_readme.update(text, root)
+    on_scale = json.loads((root / "training/ladder/mountain_king-2p.json").read_text())["ratings"]["heuristic"]
+    assert f"| `heuristic` | {on_scale:.0f} | 1234 (" in ladder_readme.update(text, root)
