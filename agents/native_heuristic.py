@@ -55,15 +55,13 @@ def compiled(st: Any) -> Any:
     w = E.weights()
     game = st.game
     cache = game.__dict__.setdefault("_native_heuristics", {})
-    h = cache.get(id(w))
-    if h is None:
+    entry = cache.get(id(w))
+    if entry is None:
         from mk_env.mountain_king.rules import _native
-        h = _native.Heuristic(rules_of(game), tables(game, w))
         if len(cache) >= CACHED_WEIGHTS:  # jittered players bring new weights every game: keep the latest few
             del cache[next(iter(cache))]
-        cache[id(w)] = (h, w)  # w kept alive, so its id is not reused while cached
-        return h
-    return h[0]
+        entry = cache[id(w)] = (_native.Heuristic(rules_of(game), tables(game, w)), w)  # w kept: its id stays its own
+    return entry[0]
 
 
 def tables(game: Any, w: Any) -> dict[str, Any]:

@@ -10,8 +10,6 @@ namespace mk {
 
 namespace {
 
-int current_player(const State& st) { return st.phase == GAME_OVER ? -1 : st.current; }
-
 double best_step2(State& st, int p, const Heuristic& h);
 
 //: _activation_gain: how much activating the workshop on ``site`` (and using it well) raises p's value

@@ -39,6 +39,15 @@ struct Heuristic {
     std::vector<std::vector<std::vector<std::pair<int, int>>>> option_items;
 };
 
+//: the seat to move, -1 once the game is over (GameState.current_player)
+inline int current_player(const State& st) { return st.phase == GAME_OVER ? -1 : st.current; }
+//: the pedestals in p's storage (its team's, in the team game)
+inline int stored_pedestals(State& st, int p) {
+    int total = 0;
+    for (int c = 0; c < N_CLANS; ++c) total += st.storage_pedestals(st.t->storage_of[p])[c];
+    return total;
+}
+
 // -- heuristic_eval.py --------------------------------------------------------------------------------------
 double own_turns_left(State& st, int p, const Heuristic& h);
 bool step2_open(State& st, int p);

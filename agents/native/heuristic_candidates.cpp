@@ -132,8 +132,7 @@ std::vector<double> dig_scores(State& st, int p, const Ints& args) {
     const Tables& t = *st.t;
     const Placements& table = t.tunnels;
     const Have have = owned(st, p);
-    int pedestals = 0;
-    for (int c = 0; c < N_CLANS; ++c) pedestals += st.storage_pedestals(t.storage_of[p])[c];
+    const int pedestals = stored_pedestals(st, p);
     std::vector<double> scores;
     scores.reserve(args.size());
     for (int a : args) {

@@ -126,9 +126,7 @@ double potential(State& st, int p, double ahead, bool open_now, const Heuristic&
         troll_part -= h.held_token * static_cast<double>(held_tokens);
         value += trolls * troll_part;
     }
-    int pedestals = 0;
-    for (int c = 0; c < N_CLANS; ++c) pedestals += st.storage_pedestals(t.storage_of[p])[c];
-    value += fade(ahead, h, A_PEDESTALS) * h.pedestal * pedestals;
+    value += fade(ahead, h, A_PEDESTALS) * h.pedestal * stored_pedestals(st, p);
     const auto [depth, finds] = reach_and_finds(st, p);
     value += fade(ahead, h, A_REACH) * h.reach * depth;
     value += fade(ahead, h, A_STATUES) * h.statue * statue_tiers(st, p);

@@ -13,8 +13,6 @@ namespace {
 
 constexpr double LOWEST = -std::numeric_limits<double>::infinity();
 
-int current_player(const State& st) { return st.phase == GAME_OVER ? -1 : st.current; }
-
 int symbols_of(const Tables& t, int card) {
     if (card < 0) return 0;  // an empty slot (only in a state edited by hand: the legal choices hold trolls)
     int total = 0;

@@ -15,8 +15,6 @@ namespace {
 
 constexpr double VIRTUAL_LOSS = 1.0;
 
-int current_player(const State& st) { return st.phase == GAME_OVER ? -1 : st.current; }
-
 //: scoring.returns: +1 to each winner and -1/(n-1) to each other (teams: +1 / -1, a draw 0)
 std::vector<double> true_returns(State& st) {
     const int n = st.n();
